@@ -1,0 +1,20 @@
+"""Errors the engine raises for input it cannot accept.
+
+They subclass ``ValueError`` and carry a message fit to show a user as is.
+"""
+
+
+class EngineInputError(ValueError):
+    """Base class: the message is written for the person who typed the input."""
+
+
+class InvalidBoard(EngineInputError):
+    """Board text that is not a position of the game."""
+
+
+class InvalidCell(EngineInputError):
+    """Cell text that names no cell of the board."""
+
+
+class IllegalMove(EngineInputError):
+    """A move onto an occupied cell, or after the game has ended."""
