@@ -1,0 +1,150 @@
+"""``python -m bot [run|play|migrate|analyze]``: the command line of contract section 1.
+
+This module owns the argument parser and the exit statuses; each command lives in
+``bot.cli.<command>`` and gets typed options and the standard streams.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from collections.abc import Sequence
+
+from bot.cli.analyze import STDIN, run_analyze
+from bot.cli.logs import first_line
+from bot.cli.wiring import MissingComponent
+from bot.config import ConfigError, Settings
+from bot.engine import Level, Mark
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="A Discord tic-tac-toe bot with a perfect minimax engine. Without a command: run.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze}")
+    commands.add_parser(
+        "run",
+        help="start the Discord bot (the default)",
+        description="Start the Discord bot; settings come from the environment and .env (see .env.example).",
+    )
+    play = commands.add_parser(
+        "play",
+        help="play one game against the engine in the terminal",
+        description="Play one game against the engine. Moves are cells like 5 or b2; q quits.",
+    )
+    play.add_argument("--size", type=int, choices=(3, 4, 5), default=3, help="board size (default 3)")
+    play.add_argument(
+        "--level",
+        choices=[level.value for level in Level],
+        default=Level.PERFECT.value,
+        help="the engine's strength (default perfect)",
+    )
+    play.add_argument(
+        "--first",
+        type=str.lower,
+        choices=("x", "o"),
+        default="x",
+        help="your mark; X moves first (default x)",
+    )
+    play.add_argument("--seed", type=int, default=None, help="seed the engine's choices (repeatable games)")
+    commands.add_parser(
+        "migrate",
+        help="upgrade the database schema to the newest migration",
+        description="Upgrade the database at DATABASE_URL to the newest migration and exit.",
+    )
+    analyze = commands.add_parser(
+        "analyze",
+        help="print a JSON verdict per board",
+        description=(
+            "Print one JSON line per board: the value and plies of the position and of every empty cell. "
+            "With -, read boards from standard input, one per line, answering each at once."
+        ),
+    )
+    analyze.add_argument("boards", nargs="+", metavar="BOARD", help="board text (X.O/.../...), or -")
+    analyze.add_argument(
+        "--budget-ms",
+        type=_positive_int,
+        default=2000,
+        help="time budget per board on 4x4 and 5x5, in milliseconds (default 2000)",
+    )
+    return parser
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    command: str = args.command or "run"
+    if command == "analyze":
+        return run_analyze(args.boards, args.budget_ms, sys.stdin, sys.stdout)
+    settings = Settings.load()
+    if command == "play":
+        from bot.cli.play import run_play
+        from bot.cli.session import PlayOptions
+
+        options = PlayOptions(
+            size=args.size,
+            level=Level(args.level),
+            human=Mark(args.first.upper()),
+            seed=args.seed,
+            budget_ms=settings.engine_budget_ms,
+        )
+        return run_play(options, sys.stdin, sys.stdout)
+    if command == "migrate":
+        from bot.cli.migrate import run_migrate
+
+        return run_migrate(settings, sys.stdout, sys.stderr)
+    from bot.cli.run import run_run
+
+    return run_run(settings, sys.stderr)
+
+
+def _silence_stdout() -> None:
+    """After the reader of our output went away, point stdout at devnull so the final flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command and return its exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit_request:
+        return exit_request.code if isinstance(exit_request.code, int) else EXIT_USAGE
+    reads_stdin = args.command == "play" or (args.command == "analyze" and STDIN in args.boards)
+    if reads_stdin and isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+    try:
+        return _dispatch(args)
+    except ConfigError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except MissingComponent as error:
+        print(f"Cannot {args.command or 'run'}: {first_line(error)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""The seam between the terminal game loop and whatever runs the game.
+
+The loop in :mod:`bot.cli.play` only talks to a :class:`GameSession`. Today
+:func:`local_session` plays straight against the engine with no database; a
+session backed by the game service (recording results) can replace it by
+providing the same few members, opened by a factory of the :data:`SessionFactory` shape.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.engine import Board, IllegalMove, Level, Mark, choose_move, format_cell
+
+
+class MoveRejected(Exception):
+    """The human's move was refused; the message is written for the player."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOptions:
+    """What the player chose on the command line."""
+
+    size: int = 3
+    level: Level = Level.PERFECT
+    human: Mark = Mark.X
+    seed: int | None = None
+    budget_ms: int = 1500
+
+
+class GameSession(Protocol):
+    """One game of a human against the engine, as the terminal loop sees it."""
+
+    @property
+    def board(self) -> Board:
+        """The current position."""
+        ...
+
+    @property
+    def human(self) -> Mark:
+        """The human's mark; the engine has the other one."""
+        ...
+
+    @property
+    def level(self) -> Level: ...
+
+    async def play(self, cell: int) -> None:
+        """Make the human's move on ``cell``; raise :class:`MoveRejected` when it is not allowed."""
+        ...
+
+    async def reply(self) -> int:
+        """Make the engine's move and return its cell."""
+        ...
+
+    async def abandon(self) -> None:
+        """The human left (``q`` or end of input) before the game ended."""
+        ...
+
+
+SessionFactory = Callable[[PlayOptions], AbstractAsyncContextManager[GameSession]]
+"""Opens a session for the given options and closes it (and anything it holds) at the end."""
+
+
+class LocalSession:
+    """A game held in memory and played directly against the engine."""
+
+    def __init__(self, options: PlayOptions) -> None:
+        self._board = Board.empty(options.size)
+        self._human = options.human
+        self._level = options.level
+        self._budget_ms = options.budget_ms
+        self._rng = random.Random(options.seed)
+        self.abandoned = False
+
+    @property
+    def board(self) -> Board:
+        return self._board
+
+    @property
+    def human(self) -> Mark:
+        return self._human
+
+    @property
+    def level(self) -> Level:
+        return self._level
+
+    async def play(self, cell: int) -> None:
+        if self._board.turn is not self._human:
+            raise MoveRejected("It is the engine's turn.")
+        if self._board[cell] is not None:
+            raise MoveRejected(f"{format_cell(cell, self._board.size)} is already taken.")
+        try:
+            self._board = self._board.play(cell)
+        except IllegalMove as error:
+            raise MoveRejected(str(error)) from None
+
+    async def reply(self) -> int:
+        seed = self._rng.getrandbits(64)
+        cell = choose_move(self._board, self._level, seed=seed, budget_ms=self._budget_ms)
+        self._board = self._board.play(cell)
+        return cell
+
+    async def abandon(self) -> None:
+        self.abandoned = True
+
+
+@asynccontextmanager
+async def local_session(options: PlayOptions) -> AsyncIterator[GameSession]:
+    """A :data:`SessionFactory` for an in-memory game without a database."""
+    yield LocalSession(options)

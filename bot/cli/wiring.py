@@ -1,0 +1,42 @@
+"""The two entry points the CLI calls in other layers, looked up when a command needs them.
+
+``run`` and ``migrate`` need the database migrations (``bot.db.migrate``) and the Discord
+bot (``bot.bot``). Importing them only on use keeps ``play`` and ``analyze`` free of
+discord.py and the database, and the functions' shapes are stated here once.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Coroutine
+from typing import Any, cast
+
+from bot.config import Settings
+
+UpgradeToHead = Callable[[str], Coroutine[Any, Any, None]]
+"""``async def upgrade_to_head(database_url: str) -> None`` in ``bot.db.migrate``."""
+
+RunBot = Callable[[Settings], None]
+"""``def run_bot(settings: Settings) -> None`` in ``bot.bot``: runs until the bot shuts down."""
+
+
+class MissingComponent(RuntimeError):
+    """This installation lacks a module a command needs."""
+
+
+def _load(module_name: str, attribute: str) -> object:
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name is not None and (module_name + ".").startswith(error.name + "."):
+            raise MissingComponent(f"{module_name} is not part of this installation.") from None
+        raise
+    return cast(object, getattr(module, attribute))
+
+
+def upgrade_to_head() -> UpgradeToHead:
+    return cast(UpgradeToHead, _load("bot.db.migrate", "upgrade_to_head"))
+
+
+def run_bot() -> RunBot:
+    return cast(RunBot, _load("bot.bot", "run_bot"))
