@@ -1,0 +1,51 @@
+"""Runs ``python -m bot`` as users do: a fresh process, in an empty directory, without bot settings."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+
+REPO = Path(__file__).resolve().parents[2]
+SETTING_NAMES = tuple(field.name.upper() for field in dataclasses.fields(Settings))
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The current environment without any bot setting and without PYTHONUNBUFFERED."""
+    env = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES and k != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env.update(extra or {})
+    return env
+
+
+def bot_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "bot", *args]
+
+
+@pytest.fixture
+def run_cli(tmp_path: Path) -> RunCli:
+    """``run_cli("analyze", "X........", input="...", env={...})`` -> the finished process."""
+
+    def run(
+        *args: str, input: str = "", env: Mapping[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            bot_command(*args),
+            input=input,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=clean_env(env),
+            timeout=120,
+        )
+
+    return run

@@ -1,0 +1,123 @@
+"""``python -m bot play``: a whole game in the terminal, bad input, quitting and end of input."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+
+import pytest
+
+from bot.cli.play import play_game
+from bot.cli.session import PlayOptions
+from bot.engine import Board, Level, Mark
+from tests.cli.conftest import RunCli
+
+EVERY_CELL_IN_ORDER = "".join(f"{n}\n" for n in range(1, 10))
+"""Plays the lowest free cell each turn: taken cells are refused and the next line is tried."""
+
+ENGINE_MOVE = re.compile(r"The engine plays ([a-e][1-5])\.")
+
+
+def final_board(transcript: str, size: int = 3) -> Board:
+    """Read the last rendered board back from the transcript (rows start with their number)."""
+    rows: dict[int, str] = {}
+    for line in transcript.splitlines():
+        match = re.match(r"^\s*(\d)\s((?:[ \[][XO.][ \]]){" + str(size) + "})", line)
+        if match:
+            rows[int(match.group(1))] = match.group(2)[1::3]
+    return Board.parse("".join(rows[r] for r in range(1, size + 1)))
+
+
+def assert_clean(done_stderr: str) -> None:
+    assert "Traceback" not in done_stderr
+    assert done_stderr == ""
+
+
+def test_full_game_against_perfect_ends_with_a_result(run_cli: RunCli) -> None:
+    done = run_cli("play", input=EVERY_CELL_IN_ORDER)
+    assert done.returncode == 0
+    assert_clean(done.stderr)
+    out = done.stdout
+    assert "You are X and you move first" in out
+    assert "You win" not in out
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("The engine wins with") or last == "It's a draw."
+    board = final_board(out)
+    assert board.is_over and board.winner is not Mark.X
+    assert len(ENGINE_MOVE.findall(out)) == board.ply // 2
+    assert "is already taken. Try again." in out
+
+
+def test_human_playing_o_lets_the_engine_open(run_cli: RunCli) -> None:
+    done = run_cli("play", "--first", "o", input=EVERY_CELL_IN_ORDER)
+    assert done.returncode == 0
+    assert_clean(done.stderr)
+    out = done.stdout
+    assert "You are O and the engine moves first" in out
+    assert out.index("The engine plays") < out.index("Your move (O)")
+    board = final_board(out)
+    assert board.is_over and board.winner is not Mark.O
+    assert len(ENGINE_MOVE.findall(out)) == (board.ply + 1) // 2
+
+
+def test_bad_input_is_explained_then_q_quits(run_cli: RunCli) -> None:
+    done = run_cli("play", "--seed", "7", input="zz\n5\nq\n")
+    assert done.returncode == 0
+    assert_clean(done.stderr)
+    out = done.stdout
+    assert "'zz' is not a cell. Name a cell as 1-9 or a1-c3. Try again." in out
+    assert "The engine plays" in out
+    assert out.strip().endswith("You quit; the game is left unfinished.")
+    board = final_board(out)
+    assert board[4] is Mark.X and board.ply == 2
+
+
+def test_taken_cell_and_out_of_range_are_asked_again(run_cli: RunCli) -> None:
+    done = run_cli("play", input="b2\nB2\n0\nj9\n\n")
+    assert done.returncode == 0
+    assert_clean(done.stderr)
+    out = done.stdout
+    assert "b2 is already taken. Try again." in out
+    assert "There is no cell 0 on a 3x3 board" in out
+    assert "There is no cell j9 on a 3x3 board" in out
+    assert out.count("Your move (X)") == 6
+
+
+def test_end_of_input_ends_cleanly(run_cli: RunCli) -> None:
+    done = run_cli("play", input="")
+    assert done.returncode == 0
+    assert_clean(done.stderr)
+    assert done.stdout.strip().endswith("End of input: the game is left unfinished.")
+
+
+def test_larger_board_is_rendered_with_its_letters_and_numbers(run_cli: RunCli) -> None:
+    done = run_cli("play", "--size", "5", "--level", "easy", input="help\nq\n")
+    assert done.returncode == 0
+    assert_clean(done.stderr)
+    out = done.stdout
+    assert "Tic-tac-toe on 5x5: four in a row wins." in out
+    assert "(1-25) or column and row (a1-e5)" in out
+    header = next(line for line in out.splitlines() if "free cells" in line)
+    assert header.split()[:5] == ["a", "b", "c", "d", "e"]
+    assert "21 22 23 24 25" in out
+
+
+def test_bad_options_are_usage_errors(run_cli: RunCli) -> None:
+    for args in (("--size", "6"), ("--level", "godlike"), ("--first", "z")):
+        done = run_cli("play", *args)
+        assert done.returncode == 2
+        assert "usage:" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("human", [Mark.X, Mark.O])
+def test_perfect_engine_never_loses_a_scripted_game(human: Mark) -> None:
+    """Many seeds in process: the lowest-free-cell player never beats the perfect engine."""
+    for seed in range(25):
+        out = io.StringIO()
+        lines = io.StringIO(EVERY_CELL_IN_ORDER)
+        options = PlayOptions(level=Level.PERFECT, human=human, seed=seed)
+        asyncio.run(play_game(options, lines.readline, out))
+        board = final_board(out.getvalue())
+        assert board.is_over
+        assert board.winner is not human

@@ -1,0 +1,132 @@
+"""``python -m bot run`` and ``migrate``: the missing-token message, configuration errors, and the wiring.
+
+The real ``bot.db.migrate`` and ``bot.bot`` belong to other layers; here stand-ins in
+``sys.modules`` record how the CLI calls them.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import Settings
+from tests.cli.conftest import SETTING_NAMES, RunCli
+
+
+@pytest.mark.parametrize("args", [(), ("run",)])
+def test_run_without_token_exits_2_and_points_to_play(run_cli: RunCli, args: tuple[str, ...]) -> None:
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    message = done.stderr.strip()
+    assert len(message.splitlines()) == 1
+    for words in ("DISCORD_TOKEN", ".env.example", "python -m bot play"):
+        assert words in message
+
+
+def test_blank_token_in_dotenv_counts_as_missing(run_cli: RunCli, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=\nAUTO_MIGRATE=false\n")
+    done = run_cli("run")
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"ENGINE_WORKERS": "abc"}, "ENGINE_WORKERS"),
+        ({"SHARD_IDS": "0,1"}, "SHARD_IDS"),
+        ({"AUTO_MIGRATE": "sometimes"}, "AUTO_MIGRATE"),
+    ],
+)
+def test_configuration_errors_are_one_line_and_exit_2(
+    run_cli: RunCli, env: dict[str, str], named: str
+) -> None:
+    for command in ("run", "migrate", "play"):
+        done = run_cli(command, env={"DISCORD_TOKEN": "t", **env})
+        assert done.returncode == 2, command
+        message = done.stderr.strip()
+        assert len(message.splitlines()) == 1 and "Traceback" not in message
+        assert message.startswith("Configuration error:") and named in message
+
+
+def test_configuration_error_in_dotenv(run_cli: RunCli, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("TURN_TIMEOUT_SECONDS=soon\n")
+    done = run_cli("run")
+    assert done.returncode == 2
+    assert "TURN_TIMEOUT_SECONDS" in done.stderr
+
+
+class Recorder:
+    """Stand-ins for ``upgrade_to_head`` and ``run_bot`` that log their calls in order."""
+
+    def __init__(self, fail_upgrade: bool = False) -> None:
+        self.calls: list[tuple[str, object]] = []
+        self.fail_upgrade = fail_upgrade
+
+    async def upgrade_to_head(self, database_url: str) -> None:
+        self.calls.append(("upgrade", database_url))
+        if self.fail_upgrade:
+            raise ConnectionRefusedError("connection refused\nlong driver detail")
+
+    def run_bot(self, settings: Settings) -> None:
+        self.calls.append(("run_bot", settings))
+
+
+@pytest.fixture
+def recorder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Recorder:
+    recorder = Recorder()
+    migrate = types.ModuleType("bot.db.migrate")
+    migrate.upgrade_to_head = recorder.upgrade_to_head  # type: ignore[attr-defined]
+    bot_module = types.ModuleType("bot.bot")
+    bot_module.run_bot = recorder.run_bot  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.db.migrate", migrate)
+    monkeypatch.setitem(sys.modules, "bot.bot", bot_module)
+    monkeypatch.chdir(tmp_path)
+    for name in SETTING_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    return recorder
+
+
+def test_run_migrates_then_starts_the_bot(recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "secret-token")
+    monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///x.sqlite3")
+    assert main(["run"]) == 0
+    assert [name for name, _ in recorder.calls] == ["upgrade", "run_bot"]
+    assert recorder.calls[0][1] == "sqlite+aiosqlite:///x.sqlite3"
+    settings = recorder.calls[1][1]
+    assert isinstance(settings, Settings)
+    assert settings.discord_token is not None and settings.discord_token.get() == "secret-token"
+
+
+def test_run_skips_the_upgrade_when_auto_migrate_is_off(
+    recorder: Recorder, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-dotenv\nAUTO_MIGRATE=false\n")
+    assert main([]) == 0
+    assert [name for name, _ in recorder.calls] == ["run_bot"]
+
+
+def test_failed_upgrade_stops_run_with_one_line(
+    recorder: Recorder, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recorder.fail_upgrade = True
+    monkeypatch.setenv("DISCORD_TOKEN", "secret-token")
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://user:hunter2@db/ttt")
+    assert main(["run"]) == 1
+    assert [name for name, _ in recorder.calls] == ["upgrade"]
+    err = capsys.readouterr().err
+    assert (
+        err.strip()
+        == "Could not upgrade the database at postgresql+asyncpg://user:***@db/ttt: connection refused"
+    )
+
+
+def test_migrate_upgrades_and_exits_0(recorder: Recorder, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["migrate"]) == 0
+    assert recorder.calls == [("upgrade", "sqlite+aiosqlite:///ttt.sqlite3")]
+    assert "newest schema" in capsys.readouterr().out
