@@ -120,7 +120,10 @@ async def play_game(
         await TerminalGame(session, read_line, out, echo).run()
 
 
-def run_play(options: PlayOptions, stdin: TextIO, stdout: TextIO) -> int:
+def run_play(
+    options: PlayOptions, stdin: TextIO, stdout: TextIO, open_session: SessionFactory = local_session
+) -> int:
     """Play one game on the terminal; inputs that are not a terminal are echoed so transcripts read well."""
-    asyncio.run(play_game(options, stdin.readline, stdout, echo=not stdin.isatty()))
+    echo = not stdin.isatty()
+    asyncio.run(play_game(options, stdin.readline, stdout, echo=echo, open_session=open_session))
     return 0

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
 from bot.cli.play import play_game
-from bot.cli.session import PlayOptions
+from bot.cli.session import GameSession, LocalSession, MoveRejected, PlayOptions
 from bot.engine import Board, Level, Mark
 from tests.cli.conftest import RunCli
 
@@ -121,3 +123,31 @@ def test_perfect_engine_never_loses_a_scripted_game(human: Mark) -> None:
         board = final_board(out.getvalue())
         assert board.is_over
         assert board.winner is not human
+
+
+class RefusingSession(LocalSession):
+    """A session that refuses the centre, as a service with its own rules might."""
+
+    async def play(self, cell: int) -> None:
+        if cell == 4:
+            raise MoveRejected("The centre is closed today.")
+        await super().play(cell)
+
+
+def test_the_loop_goes_through_the_session_it_is_given() -> None:
+    sessions: list[RefusingSession] = []
+
+    @asynccontextmanager
+    async def open_refusing(options: PlayOptions) -> AsyncIterator[GameSession]:
+        session = RefusingSession(options)
+        sessions.append(session)
+        yield session
+
+    out = io.StringIO()
+    lines = io.StringIO("5\n1\nq\n")
+    asyncio.run(play_game(PlayOptions(seed=1), lines.readline, out, open_session=open_refusing))
+    transcript = out.getvalue()
+    assert "The centre is closed today. Try again." in transcript
+    [session] = sessions
+    assert session.board[0] is Mark.X and session.board[4] is not Mark.X
+    assert session.abandoned
