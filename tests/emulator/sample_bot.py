@@ -1,26 +1,28 @@
-"""A real discord.py bot, defined here, played through the emulator end to end."""
+"""A throwaway discord.py bot for proving the emulator: an app command group with options and
+autocomplete, persistent DynamicItem buttons and a persistent view, channel sends and edits."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import discord
-import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.emulator import DiscordEmulator, Guild, Member, Perm
-from tests.emulator.fixtures import running
-
-pytestmark = pytest.mark.e2e
+from tests.emulator import Channel, DiscordEmulator, Guild, Member
 
 
 class CellButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"cell:(?P<index>\d)"):
     """A persistent board cell: clicking marks it X and disables it, whatever the bot remembers."""
 
     def __init__(self, index: int, label: str = "\u200b", disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=f"cell:{index}", disabled=disabled))
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            label=label, custom_id=f"cell:{index}", disabled=disabled, row=index // 3
+        )
+        super().__init__(button)
         self.index = index
 
     @classmethod
@@ -70,7 +72,11 @@ class Games(commands.GroupCog, group_name="ttt", group_description="Tic-tac-toe"
         against = opponent.mention if opponent else "the bot"
         embed = discord.Embed(title="Tic-tac-toe", description=f"{interaction.user.mention} vs {against}")
         await interaction.response.send_message(
-            embed=embed, view=board(), allowed_mentions=discord.AllowedMentions(users=[interaction.user])
+            embed=embed,
+            view=board(),
+            allowed_mentions=discord.AllowedMentions.none().merge(
+                discord.AllowedMentions(users=[interaction.user])
+            ),
         )
         await interaction.followup.send(f"size {size}", ephemeral=True)
         await interaction.edit_original_response(content="Your move")
@@ -97,6 +103,16 @@ class Games(commands.GroupCog, group_name="ttt", group_description="Tic-tac-toe"
         sent = await interaction.channel.send("first draft", view=PingView())
         await sent.edit(content="final text")
 
+    @app_commands.command(description="Defer, wait for the test, then edit")
+    async def slow(self, interaction: discord.Interaction[ThrowawayBot]) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.client.release.wait()
+        try:
+            await interaction.edit_original_response(content="late answer")
+        except discord.NotFound as error:
+            interaction.client.errors.append(error)
+            await interaction.channel.send("the board moved on")  # type: ignore[union-attr]
+
     @app_commands.command(description="Can I moderate?")
     async def mod(self, interaction: discord.Interaction) -> None:
         allowed = interaction.permissions.manage_messages
@@ -107,6 +123,12 @@ class ThrowawayBot(commands.Bot):
     def __init__(self, sync_guild: Guild | None = None, **options: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
         self.sync_guild = sync_guild
+        self.release = asyncio.Event()
+        self.errors: list[discord.HTTPException] = []
+        self.handled: list[int] = []
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.handled.append(interaction.id)
 
     async def setup_hook(self) -> None:
         await self.add_cog(Games())
@@ -121,31 +143,13 @@ class ThrowawayBot(commands.Bot):
         """discord.py waits 5 s before a re-IDENTIFY to respect Discord's limit; not needed locally."""
 
 
-@pytest.fixture
-def world(emulator: DiscordEmulator) -> tuple[Guild, Member, Member, Member]:
-    guild = emulator.create_guild("Arena")
-    mods = emulator.create_role(guild, "Mods", permissions=Perm.MANAGE_MESSAGES)
-    alice = emulator.create_member(guild, "alice")
-    bob = emulator.create_member(guild, "bob")
-    carol = emulator.create_member(guild, "carol", roles=[mods])
-    return guild, alice, bob, carol
-
-
-async def test_connects_and_syncs_commands(
-    discord_py_on_emulator: DiscordEmulator, world: tuple[Guild, Member, Member, Member]
-) -> None:
-    emu = discord_py_on_emulator
-    guild = world[0]
-    bot = ThrowawayBot(sync_guild=guild)
-    async with running(bot, emu.token):
-        session = await emu.wait_until_ready()
-        commands_synced = await emu.wait_for_commands(guild)
-        assert [c["name"] for c in commands_synced] == ["ttt"]
-        subcommands = {option["name"]: option for option in commands_synced[0]["options"]}
-        assert set(subcommands) == {"start", "move", "note", "mod"}
-        assert [o["name"] for o in subcommands["start"]["options"]] == ["opponent", "size"]
-        assert subcommands["move"]["options"][0]["autocomplete"] is True
-        assert session.shard is None
-        assert [d.t for d in emu.dispatches()][:2] == ["READY", "GUILD_CREATE"]
-        await emu.wait_for(lambda: bot.get_guild(guild.id) is not None)
-        assert bot.get_guild(guild.id).name == "Arena"  # type: ignore[union-attr]
+@dataclass
+class Arena:
+    emu: DiscordEmulator
+    bot: ThrowawayBot
+    guild: Guild
+    channel: Channel
+    alice: Member
+    bob: Member
+    carol: Member
+    """carol has a role with Manage Messages."""
