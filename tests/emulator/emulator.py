@@ -502,7 +502,12 @@ class DiscordEmulator:
     async def wait_for(
         self, predicate: Callable[[], T | None], timeout: float = 5.0, description: str = ""
     ) -> T:
-        """Wait until ``predicate()`` is truthy and return its value; re-checked on every state change."""
+        """Wait until ``predicate()`` is truthy and return its value; re-checked on every state change.
+
+        Only the emulator's state changes wake the wait (a REST call, a gateway frame, a world edit), so
+        the predicate should read emulator state. To know the bot has processed earlier events, wait
+        for its answer to a later interaction: the bot reads its socket in order.
+        """
         return await self.notifier.wait_for(predicate, timeout, description)
 
     async def wait_until_ready(self, shard_id: int | None = None, *, timeout: float = 10.0) -> GatewaySession:

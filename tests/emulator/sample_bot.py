@@ -119,9 +119,13 @@ class Games(commands.GroupCog, group_name="ttt", group_description="Tic-tac-toe"
         await interaction.response.send_message(f"manage_messages={allowed}", ephemeral=True)
 
 
-class ThrowawayBot(commands.Bot):
+class ThrowawayMixin:
+    """What both bot flavours share; comes first in the bases so ``super()`` reaches discord.py."""
+
     def __init__(self, sync_guild: Guild | None = None, **options: Any) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
+        super().__init__(  # type: ignore[call-arg]
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options
+        )
         self.sync_guild = sync_guild
         self.release = asyncio.Event()
         self.errors: list[discord.HTTPException] = []
@@ -131,16 +135,25 @@ class ThrowawayBot(commands.Bot):
         self.handled.append(interaction.id)
 
     async def setup_hook(self) -> None:
-        await self.add_cog(Games())
-        self.add_dynamic_items(CellButton)
-        self.add_view(PingView())
+        bot: commands.Bot = self  # type: ignore[assignment]
+        await bot.add_cog(Games())
+        bot.add_dynamic_items(CellButton)
+        bot.add_view(PingView())
         guild = discord.Object(self.sync_guild.id) if self.sync_guild else None
         if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        await self.tree.sync(guild=guild)
+            bot.tree.copy_global_to(guild=guild)
+        await bot.tree.sync(guild=guild)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """discord.py waits 5 s before a re-IDENTIFY to respect Discord's limit; not needed locally."""
+
+
+class ThrowawayBot(ThrowawayMixin, commands.Bot):
+    pass
+
+
+class ShardedThrowawayBot(ThrowawayMixin, commands.AutoShardedBot):
+    pass
 
 
 @dataclass

@@ -26,7 +26,8 @@ async def test_connects_and_syncs_commands(arena: Arena) -> None:
     identify = next(record for record in emu.gateway_log if record.op == 2)
     assert identify.d["token"] == "<redacted>"
     assert identify.d["intents"] == discord.Intents.default().value
-    await emu.wait_for(lambda: arena.bot.get_guild(guild.id) is not None)
+    # The bot reads its socket in order: once it has answered, it has processed GUILD_CREATE.
+    await (await emu.slash(arena.channel, arena.alice, "ttt mod")).wait_response()
     cached = arena.bot.get_guild(guild.id)
     assert cached is not None and cached.name == "Arena"
     assert cached.me is not None and cached.me.id == emu.bot.id
