@@ -390,12 +390,16 @@ class DiscordEmulator:
         route: str,
         *,
         times: int = 1,
+        handled: bool = False,
         params: Mapping[str, str] | None = None,
         match: Callable[[RestCall], bool] | None = None,
     ) -> RestFault:
-        """Close the connection without answering (the client sees a disconnected server)."""
+        """Close the connection without answering; with ``handled`` the request takes effect first and
+        only the answer is lost. See :class:`RestFault` about aiohttp's own retry of idempotent methods."""
         return self.faults.add(
-            RestFault(method, route, times=times, drop=True, params=dict(params or {}), match=match)
+            RestFault(
+                method, route, times=times, drop=True, handled=handled, params=dict(params or {}), match=match
+            )
         )
 
     def delay_next(
