@@ -557,6 +557,21 @@ class DiscordEmulator:
 
         return await self.wait_for(found, timeout, f"a message in #{channel.name}")
 
+    async def wait_for_edit(
+        self, message: Message, *, since: int | None = None, timeout: float = 5.0
+    ) -> Message:
+        """Wait until ``message`` has been edited past version ``since`` (default: its version now).
+
+        Read ``message.version`` before the action that should edit it and pass it as ``since``, so an
+        edit that lands before this call is not missed.
+        """
+        baseline = message.version if since is None else since
+        return await self.wait_for(
+            lambda: message if message.version > baseline else None,
+            timeout,
+            f"an edit of message {message.id}",
+        )
+
     async def wait_for_call(
         self,
         method: str,

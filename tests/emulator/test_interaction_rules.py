@@ -189,3 +189,39 @@ async def test_injected_options_are_checked_like_the_discord_client(
     assert typing.data["options"][0]["options"] == [
         {"name": "cell", "type": 3, "value": "b", "focused": True}
     ]
+
+
+async def test_select_menus_and_modals(emulator: DiscordEmulator, bot: Bot) -> None:
+    guild = emulator.create_guild()
+    alice = emulator.create_member(guild, "alice")
+    channel = emulator.channel(guild)
+    menu = {"type": 3, "custom_id": "level", "options": [{"label": "Easy", "value": "easy"}]}
+    button = {"type": 2, "style": 1, "label": "Rename", "custom_id": "rename"}
+    rows = [{"type": 1, "components": [menu]}, {"type": 1, "components": [button]}]
+    _, posted = await bot.call(
+        "POST", f"/channels/{channel.id}/messages", {"content": "menu", "components": rows}
+    )
+    message = emulator.message(int(posted["id"]))
+
+    chosen = await emulator.select(message, "level", alice, ["easy"])
+    assert chosen.data == {"custom_id": "level", "component_type": 3, "values": ["easy"]}
+    assert (await bot.callback(chosen, 6))[0] == 204
+
+    opening = await emulator.click(message, "rename", alice)
+    text_input = {"type": 4, "custom_id": "name", "label": "Name", "style": 1}
+    modal = {
+        "custom_id": "rename-modal",
+        "title": "Rename",
+        "components": [{"type": 1, "components": [text_input]}],
+    }
+    assert (await bot.callback(opening, 9, modal))[0] == 204
+    assert opening.modal == modal
+    submitted = await emulator.submit_modal(opening, {"name": "Board 1"})
+    assert submitted.type == 5 and submitted.data["custom_id"] == "rename-modal"
+    assert submitted.data["components"][0]["components"][0] == {
+        "type": 4,
+        "custom_id": "name",
+        "value": "Board 1",
+    }
+    assert (await bot.callback(submitted, 7, {"content": "Board 1"}))[0] == 204
+    assert message.content == "Board 1"
