@@ -284,10 +284,22 @@ class DiscordEmulator:
         return await self.send_interaction(it)
 
     async def click(
-        self, message: Message, custom_id: str, user: Actor, *, force: bool = False
+        self,
+        message: Message,
+        custom_id: str,
+        user: Actor,
+        *,
+        version: int | None = None,
+        force: bool = False,
     ) -> Interaction:
-        """``user`` clicks button ``custom_id`` of ``message`` (refused if absent/disabled unless forced)."""
-        return await self.send_interaction(self._factory.component(message, custom_id, user, force=force))
+        """``user`` clicks button ``custom_id`` of ``message`` (refused if absent/disabled unless forced).
+
+        ``version=k`` clicks the message as it looked at ``message.history[k]``: a stale board in a client
+        that has not caught up with later edits (the button must have been enabled then).
+        """
+        return await self.send_interaction(
+            self._factory.component(message, custom_id, user, version=version, force=force)
+        )
 
     async def select(
         self, message: Message, custom_id: str, user: Actor, values: list[str], *, force: bool = False

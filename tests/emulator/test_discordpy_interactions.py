@@ -90,6 +90,9 @@ async def test_click_edits_the_board_and_persistent_buttons_answer(arena: Arena)
     assert not board.button("cell:0").disabled
     with pytest.raises(InteractionUsageError):
         await emu.click(board, "cell:4", arena.alice)
+    stale = await emu.click(board, "cell:4", arena.alice, version=before)
+    assert stale.payload["message"]["components"] == board.history[before].components
+    await stale.wait_callback()
 
     note = await emu.slash(arena.channel, arena.alice, "ttt note")
     posted = await emu.wait_for_message(arena.channel, lambda m: m.content == "final text")
