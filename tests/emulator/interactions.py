@@ -301,6 +301,14 @@ class InteractionFactory:
             and not force
         ):
             raise InteractionUsageError(f"/{names[0]} cannot be used in DMs")
+        required = command.get("default_member_permissions")
+        member = guild.members.get(actor.id) if guild is not None else None
+        if member is not None and guild is not None and required is not None:
+            lacking = int(required) & ~channel_permissions(guild, member, channel)
+            if lacking and not force:
+                raise InteractionUsageError(
+                    f"{member.user.username} lacks the permissions /{names[0]} requires"
+                )
 
         resolved: dict[str, dict[str, Any]] = {}
         definitions: list[dict[str, Any]] = command.get("options") or []

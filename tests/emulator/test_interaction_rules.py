@@ -15,6 +15,7 @@ COMMANDS = [
     {
         "name": "ttt",
         "description": "Tic-tac-toe",
+        "contexts": [0],
         "options": [
             {
                 "type": 1,
@@ -184,6 +185,8 @@ async def test_injected_options_are_checked_like_the_discord_client(
     assert str(bob.id) in left.data["resolved"]["users"] and "members" not in left.data["resolved"]
     forged = await emulator.slash(channel, alice, "ttt start", size="x" * 300, force=True)
     assert forged.data["options"][0]["options"] == [{"name": "size", "type": 4, "value": "x" * 300}]
+    with pytest.raises(InteractionUsageError):
+        await emulator.slash(emulator.dm_channel(alice), alice, "ttt start")
     typing = await emulator.autocomplete(channel, alice, "ttt move", focused="cell", cell="b")
     assert typing.type == 4
     assert typing.data["options"][0]["options"] == [
