@@ -9,7 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.emulator import DiscordEmulator, InteractionUsageError
+from tests.emulator import DiscordEmulator, InteractionUsageError, Perm
 
 COMMANDS = [
     {
@@ -40,7 +40,12 @@ COMMANDS = [
                 ],
             },
         ],
-    }
+    },
+    {
+        "name": "purge",
+        "description": "Moderators only",
+        "default_member_permissions": str(int(Perm.MANAGE_MESSAGES)),
+    },
 ]
 
 
@@ -187,6 +192,12 @@ async def test_injected_options_are_checked_like_the_discord_client(
     assert forged.data["options"][0]["options"] == [{"name": "size", "type": 4, "value": "x" * 300}]
     with pytest.raises(InteractionUsageError):
         await emulator.slash(emulator.dm_channel(alice), alice, "ttt start")
+    with pytest.raises(InteractionUsageError):
+        await emulator.slash(channel, alice, "purge")
+    moderator = emulator.create_member(
+        guild, "mod", roles=[emulator.create_role(guild, "m", permissions=Perm.MANAGE_MESSAGES)]
+    )
+    assert (await emulator.slash(channel, moderator, "purge")).data["name"] == "purge"
     typing = await emulator.autocomplete(channel, alice, "ttt move", focused="cell", cell="b")
     assert typing.type == 4
     assert typing.data["options"][0]["options"] == [
