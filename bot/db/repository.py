@@ -54,7 +54,7 @@ class Repository:
         if not wanted:
             return {}
         rows = await self.session.execute(select(Player.id, Player.display_name).where(Player.id.in_(wanted)))
-        return {user_id: name for user_id, name in rows.tuples()}
+        return {user_id: name for user_id, name in rows.all()}
 
     # Games
 
@@ -74,7 +74,7 @@ class Repository:
         try:
             async with self.session.begin_nested():
                 self.session.add(game)
-                await self.session.flush([game])
+                await self.session.flush()
         except IntegrityError:
             return None
         return game
@@ -232,7 +232,7 @@ class Repository:
             .order_by(Rating.rating.desc(), Rating.games.desc(), Rating.player_id)
             .limit(limit)
         )
-        return [(rating, name) for rating, name in result.tuples()]
+        return [(rating, name) for rating, name in result.all()]
 
     async def rank(self, player_id: int, scope: int, min_games: int) -> int | None:
         """The player's place on the scope's leaderboard, or None when they are not ranked."""
