@@ -137,7 +137,7 @@ async def _truncate(url: str) -> None:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def backend_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A new SQLite file's URL, or this session's PostgreSQL database (a sync fixture: it may start a server)."""
+    """A new SQLite file's URL, or this session's PostgreSQL database (sync: it may start a server)."""
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"
     url: str = request.getfixturevalue("postgres_session_url")
