@@ -465,7 +465,8 @@ class GameService:
             except EngineInputError as error:
                 raise GameError(str(error), code="bad_cell") from None
         if board[index] is not None:
-            raise GameError(f"{format_cell(index, board.size)} is already taken.", code="cell_taken")
+            name = format_cell(index, board.size)
+            raise GameError(f"That cell ({name}) is already taken.", code="cell_taken")
         return index
 
     async def _play(

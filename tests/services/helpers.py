@@ -11,7 +11,8 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.db import Database
-from bot.services import Actor, EnginePool, GameService, Place, ServiceSettings
+from bot.engine import Board, Level
+from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
 
 GUILD = 1_000_000_000_000_001
 OTHER_GUILD = 1_000_000_000_000_002
@@ -62,3 +63,33 @@ async def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
             }
     finally:
         await engine.dispose()
+
+
+class LowestCellEngine(EnginePool):
+    """A bot that always plays its lowest empty cell, so a test can beat it on purpose."""
+
+    async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        return board.legal_moves[0]
+
+
+class BrokenEngine(EnginePool):
+    """A bot whose engine fails, as a crashed worker would."""
+
+    async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        raise RuntimeError("engine down")
+
+
+async def play_game(
+    service: GameService, x: Actor, o: Actor, cells: list[str], place: Place = HERE
+) -> GameView:
+    """Challenge, accept and play ``cells`` in order (X first); returns the last view."""
+    game = await service.challenge(place, x, o, first=First.ME)
+    game = await service.accept(place, o, game.id)
+    for ply, cell in enumerate(cells):
+        game = await service.move(place, x if ply % 2 == 0 else o, cell)
+    return game
+
+
+X_WINS = ["a1", "b1", "a2", "b2", "a3"]
+O_WINS = ["c3", "a1", "b3", "a2", "c1", "a3"]
+DRAW = ["b2", "a1", "c1", "a3", "a2", "c2", "b3", "b1", "c3"]
