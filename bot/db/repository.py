@@ -61,6 +61,10 @@ class Repository:
     async def game(self, game_id: int) -> Game | None:
         return await self.session.get(Game, game_id)
 
+    async def reload(self, game: Game) -> None:
+        """Read ``game`` again (after losing a compare-and-set, to show what won)."""
+        await self.session.refresh(game)
+
     async def live_game(self, channel_id: int) -> Game | None:
         """The pending or active game of a channel, if any."""
         result = await self.session.execute(

@@ -533,6 +533,7 @@ class GameService:
                 except GameError as error:
                     if error.code != "stale":
                         raise
+                    await repo.reload(game)
             return await self._view(repo, game)
 
     async def resume_bot_turns(self) -> list[GameView]:
