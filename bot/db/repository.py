@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Insert, and_, func, or_, select, update
+from sqlalchemy import Insert, and_, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -186,10 +186,11 @@ class Repository:
     async def add_move(
         self, game_id: int, ply: int, cell: int, mark: str, player_id: int | None, played_at: datetime
     ) -> None:
-        self.session.add(
-            Move(game_id=game_id, ply=ply, cell=cell, mark=mark, player_id=player_id, played_at=played_at)
+        await self.session.execute(
+            insert(Move).values(
+                game_id=game_id, ply=ply, cell=cell, mark=mark, player_id=player_id, played_at=played_at
+            )
         )
-        await self.session.flush()
 
     async def moves(self, game_id: int) -> Sequence[Move]:
         result = await self.session.execute(select(Move).where(Move.game_id == game_id).order_by(Move.ply))

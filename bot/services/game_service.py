@@ -10,6 +10,10 @@ Concurrency: every change of a game's state is a compare-and-set on its version
 applies, also across processes sharing a PostgreSQL database. The engine runs in
 a process pool (:class:`EnginePool`), outside any transaction: the bot's reply is
 computed from the state it read and stored only if the game has not changed since.
+
+Deadlines are kept by :meth:`GameService.sweep`, which the adapter calls every few
+seconds: a move or an answer that arrives after its deadline but before the next
+sweep still counts.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import logging
 import math
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,13 +29,15 @@ from typing import Any
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from bot.db import GLOBAL_SCOPE, Database, EndReason, Game, GameResult, GameStatus, Repository
-from bot.engine import Board, EngineInputError, Level, Mark, Status, format_cell, parse_cell
+from bot.db import Database, EndReason, Game, GameResult, GameStatus, Repository
+from bot.engine import Board, Level, Mark, Status, format_cell
 from bot.errors import GameError
+from bot.services import rules
 from bot.services.engine_pool import EnginePool
-from bot.services.ratings import elo_update
+from bot.services.presenter import game_view
+from bot.services.rating_updates import apply_ratings, rating_weight
 from bot.services.settings import Clock, ServiceSettings, utc_now
-from bot.services.stats import build_stats
+from bot.services.stats import load_leaderboard, load_stats
 from bot.services.views import (
     Actor,
     CellVerdict,
@@ -40,39 +46,15 @@ from bot.services.views import (
     GameView,
     HintView,
     Leaderboard,
-    LeaderboardEntry,
     MoveView,
     Place,
     PlayerStats,
-    PlayerView,
-    RatingView,
 )
 
 log = logging.getLogger(__name__)
 
-SIZES = (3, 4, 5)
 _NAME_LENGTH = 100
-_RESULT_OF_WINNER = {Mark.X: GameResult.X_WON, Mark.O: GameResult.O_WON}
-
-
-def _mark_of(game: Game, user_id: int) -> Mark | None:
-    if game.x_player_id == user_id:
-        return Mark.X
-    if game.o_player_id == user_id:
-        return Mark.O
-    return None
-
-
-def _player_of(game: Game, mark: Mark) -> int | None:
-    return game.x_player_id if mark is Mark.X else game.o_player_id
-
-
-def _is_bot(game: Game, mark: Mark) -> bool:
-    return _player_of(game, mark) is None
-
-
-def _stale() -> GameError:
-    return GameError("That board is out of date: the game has moved on since.", code="stale")
+_UNAVAILABLE = "The game database is busy right now; please try again in a moment."
 
 
 class GameService:
@@ -98,7 +80,7 @@ class GameService:
         self.engine.close()
         await self.database.close()
 
-    # Transactions
+    # Transactions and views
 
     @asynccontextmanager
     async def _guard(self) -> AsyncIterator[None]:
@@ -109,20 +91,12 @@ class GameService:
             raise
         except (OperationalError, InterfaceError, PoolTimeout, OSError, TimeoutError) as error:
             log.warning("Database unavailable: %s", error.__class__.__name__, exc_info=error)
-            raise GameError(
-                "The game database is busy right now; please try again in a moment.",
-                code="unavailable",
-                retry_after=5.0,
-            ) from error
+            raise GameError(_UNAVAILABLE, code="unavailable", retry_after=5.0) from error
         except DBAPIError as error:
             if not error.connection_invalidated:
                 raise
             log.warning("Database connection lost", exc_info=error)
-            raise GameError(
-                "The game database is busy right now; please try again in a moment.",
-                code="unavailable",
-                retry_after=5.0,
-            ) from error
+            raise GameError(_UNAVAILABLE, code="unavailable", retry_after=5.0) from error
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Repository]:
@@ -134,46 +108,24 @@ class GameService:
         async with self._guard(), self.database.read() as repo:
             yield repo
 
-    # Views
+    @staticmethod
+    async def _names(repo: Repository, game: Game) -> dict[int, str]:
+        return await repo.display_names(i for i in (game.x_player_id, game.o_player_id) if i is not None)
 
-    async def _view(self, repo: Repository, game: Game) -> GameView:
-        names = await repo.display_names(i for i in (game.x_player_id, game.o_player_id) if i is not None)
-        board = Board.parse(game.board)
-        active = game.status is GameStatus.ACTIVE
+    async def _view(self, repo: Repository, game: Game, names: Mapping[int, str] | None = None) -> GameView:
+        if names is None:
+            names = await self._names(repo, game)
+        return game_view(game, names, self.settings.bot_name)
 
-        def side(mark: Mark) -> PlayerView:
-            user_id = _player_of(game, mark)
-            name = self.settings.bot_name if user_id is None else names.get(user_id, str(user_id))
-            return PlayerView(mark, user_id, name)
-
-        return GameView(
-            id=game.id,
-            guild_id=game.guild_id,
-            channel_id=game.channel_id,
-            size=game.size,
-            k=game.k,
-            board=board.text,
-            cells=tuple(board),
-            x=side(Mark.X),
-            o=side(Mark.O),
-            level=None if game.level is None else Level(game.level),
-            status=game.status,
-            result=game.result,
-            end_reason=game.end_reason,
-            turn=board.turn if active else None,
-            last_cell=game.last_cell,
-            winning_cells=board.winning_cells,
-            legal_moves=board.legal_moves if active else (),
-            ply=game.ply,
-            version=game.version,
-            challenger_id=game.created_by,
-            rated=game.rated,
-            deadline=game.deadline,
-            message_id=game.message_id,
-            message_channel_id=game.message_channel_id,
-            created_at=game.created_at,
-            finished_at=game.finished_at,
-        )
+    @staticmethod
+    async def _save_players(
+        repo: Repository, now: datetime, *actors: Actor, known: Mapping[int, str] | None = None
+    ) -> None:
+        """Remember each actor's display name (skipped when ``known`` already has it)."""
+        for actor in actors:
+            name = actor.display_name[:_NAME_LENGTH]
+            if known is None or known.get(actor.user_id) != name:
+                await repo.save_player(actor.user_id, name, now)
 
     # Lookups and checks
 
@@ -192,10 +144,10 @@ class GameService:
     async def _check_can_start(self, repo: Repository, place: Place, user_id: int, now: datetime) -> None:
         live = await repo.live_game(place.channel_id)
         if live is not None:
-            raise self._busy_channel(live)
+            raise rules.busy_channel(live)
         cooldown = self.settings.start_cooldown_seconds
-        last = await repo.last_game_created_by(user_id)
-        if cooldown > 0 and last is not None:
+        last = await repo.last_game_created_by(user_id) if cooldown > 0 else None
+        if last is not None:
             wait = cooldown - (now - last).total_seconds()
             if wait > 0:
                 seconds = math.ceil(wait)
@@ -205,60 +157,6 @@ class GameService:
                     code="cooldown",
                     retry_after=wait,
                 )
-
-    @staticmethod
-    def _busy_channel(live: Game | None) -> GameError:
-        if live is not None and live.status is GameStatus.PENDING:
-            return GameError(
-                "A challenge is already waiting for an answer in this channel.", code="channel_busy"
-            )
-        return GameError("A game is already running in this channel.", code="channel_busy")
-
-    @staticmethod
-    def _check_size(size: int) -> None:
-        if size not in SIZES:
-            raise GameError("A board is 3x3, 4x4 or 5x5.", code="bad_size")
-
-    async def _save_players(self, repo: Repository, now: datetime, *actors: Actor) -> None:
-        for actor in actors:
-            await repo.save_player(actor.user_id, actor.display_name[:_NAME_LENGTH], now)
-
-    def _new_game(
-        self,
-        place: Place,
-        size: int,
-        creator: int,
-        x: int | None,
-        o: int | None,
-        level: Level | None,
-        status: GameStatus,
-        now: datetime,
-    ) -> dict[str, Any]:
-        empty = Board.empty(size)
-        if status is GameStatus.PENDING:
-            deadline: datetime | None = now + timedelta(seconds=self.settings.challenge_timeout_seconds)
-        else:
-            deadline = self._turn_deadline(x, now)
-        return {
-            "guild_id": place.guild_id,
-            "channel_id": place.channel_id,
-            "size": size,
-            "k": empty.k,
-            "level": None if level is None else level.value,
-            "x_player_id": x,
-            "o_player_id": o,
-            "created_by": creator,
-            "status": status,
-            "board": empty.compact,
-            "ply": 0,
-            "seed": self._rng.getrandbits(62),
-            "rated": False,
-            "rating_weight": 0.0,
-            "version": 1,
-            "deadline": deadline,
-            "created_at": now,
-            "updated_at": now,
-        }
 
     def _turn_deadline(self, player_id: int | None, now: datetime) -> datetime | None:
         """The human on turn must move by then; the bot has no deadline."""
@@ -273,6 +171,50 @@ class GameService:
 
     # Starting games
 
+    async def _create(
+        self,
+        repo: Repository,
+        place: Place,
+        size: int,
+        creator: int,
+        x: int | None,
+        o: int | None,
+        level: Level | None,
+        now: datetime,
+    ) -> GameView:
+        """Insert a new game: against the bot it is active at once, between humans a pending challenge."""
+        empty = Board.empty(size)
+        deadline: datetime | None
+        if level is None:
+            status = GameStatus.PENDING
+            deadline = now + timedelta(seconds=self.settings.challenge_timeout_seconds)
+        else:
+            status = GameStatus.ACTIVE
+            deadline = self._turn_deadline(x, now)
+        game = await repo.add_game(
+            guild_id=place.guild_id,
+            channel_id=place.channel_id,
+            size=size,
+            k=empty.k,
+            level=None if level is None else level.value,
+            x_player_id=x,
+            o_player_id=o,
+            created_by=creator,
+            status=status,
+            board=empty.compact,
+            ply=0,
+            seed=self._rng.getrandbits(62),
+            rated=False,
+            rating_weight=0.0,
+            version=1,
+            deadline=deadline,
+            created_at=now,
+            updated_at=now,
+        )
+        if game is None:  # another request took the channel since our check: the unique index said no
+            raise rules.busy_channel(None)
+        return await self._view(repo, game)
+
     async def start_vs_bot(
         self,
         place: Place,
@@ -283,18 +225,14 @@ class GameService:
         first: First = First.ME,
     ) -> GameView:
         """Start a game against the bot; when the bot plays X it opens before this returns."""
-        self._check_size(size)
+        rules.check_size(size)
         human_x = self._human_is_x(first)
         now = self._clock()
         async with self._write() as repo:
             await self._check_can_start(repo, place, player.user_id, now)
             await self._save_players(repo, now, player)
             x, o = (player.user_id, None) if human_x else (None, player.user_id)
-            values = self._new_game(place, size, player.user_id, x, o, level, GameStatus.ACTIVE, now)
-            game = await repo.add_game(**values)
-            if game is None:
-                raise self._busy_channel(None)
-            view = await self._view(repo, game)
+            view = await self._create(repo, place, size, player.user_id, x, o, level, now)
         return await self._after_human_turn(view)
 
     async def challenge(
@@ -322,30 +260,23 @@ class GameService:
                 "Bots can't play; challenge a person, or start a game without an opponent to play me.",
                 code="bot_challenge",
             )
-        self._check_size(size)
+        rules.check_size(size)
         challenger_x = self._human_is_x(first)
         now = self._clock()
         async with self._write() as repo:
             await self._check_can_start(repo, place, challenger.user_id, now)
             await self._save_players(repo, now, challenger, opponent)
-            x, o = (
-                (challenger.user_id, opponent.user_id)
-                if challenger_x
-                else (opponent.user_id, challenger.user_id)
-            )
-            values = self._new_game(place, size, challenger.user_id, x, o, None, GameStatus.PENDING, now)
-            game = await repo.add_game(**values)
-            if game is None:
-                raise self._busy_channel(None)
-            return await self._view(repo, game)
+            sides = (challenger.user_id, opponent.user_id)
+            x, o = sides if challenger_x else sides[::-1]
+            return await self._create(repo, place, size, challenger.user_id, x, o, None, now)
 
     async def _pending_for(self, repo: Repository, place: Place, user: Actor, game_id: int | None) -> Game:
         game = await self._game_here(repo, place, game_id)
         if game.status is not GameStatus.PENDING:
             raise GameError("That challenge has already been answered or has expired.", code="not_pending")
-        challenged = game.o_player_id if game.x_player_id == game.created_by else game.x_player_id
+        challenged = rules.challenged_id(game)
         if challenged is None or user.user_id != challenged:
-            names = await repo.display_names([] if challenged is None else [challenged])
+            names = await self._names(repo, game)
             who = names.get(challenged or 0, "the challenged player")
             raise GameError(f"Only {who} can answer this challenge.", code="not_challenged")
         return game
@@ -355,13 +286,9 @@ class GameService:
         now = self._clock()
         async with self._write() as repo:
             game = await self._pending_for(repo, place, user, game_id)
-            if not await repo.update_game(
-                game,
-                status=GameStatus.ACTIVE,
-                deadline=self._turn_deadline(game.x_player_id, now),
-                updated_at=now,
-            ):
-                raise _stale()
+            deadline = self._turn_deadline(game.x_player_id, now)
+            if not await repo.update_game(game, status=GameStatus.ACTIVE, deadline=deadline, updated_at=now):
+                raise rules.stale()
             await self._save_players(repo, now, user)
             return await self._view(repo, game)
 
@@ -385,19 +312,13 @@ class GameService:
             old = await self._game_here(repo, place, game_id)
             if old.status is not GameStatus.FINISHED:
                 raise GameError("A rematch can follow only a finished game.", code="not_finished")
-            if _mark_of(old, user.user_id) is None:
+            if rules.mark_of(old, user.user_id) is None:
                 raise GameError("Only the players of that game can ask for a rematch.", code="not_a_player")
             await self._check_can_start(repo, place, user.user_id, now)
             await self._save_players(repo, now, user)
             level = None if old.level is None else Level(old.level)
-            status = GameStatus.ACTIVE if level is not None else GameStatus.PENDING
-            values = self._new_game(
-                place, old.size, user.user_id, old.o_player_id, old.x_player_id, level, status, now
-            )
-            game = await repo.add_game(**values)
-            if game is None:
-                raise self._busy_channel(None)
-            view = await self._view(repo, game)
+            x, o = old.o_player_id, old.x_player_id
+            view = await self._create(repo, place, old.size, user.user_id, x, o, level, now)
         return await self._after_human_turn(view)
 
     # Playing
@@ -420,54 +341,13 @@ class GameService:
         now = self._clock()
         async with self._write() as repo:
             game = await self._game_here(repo, place, game_id)
-            board = self._check_turn(game, user.user_id, expected_ply, await self._names_for_turn(repo, game))
-            index = self._cell_index(cell, board)
+            names = await self._names(repo, game)
+            board = rules.check_turn(game, user.user_id, expected_ply, names)
+            index = rules.cell_index(cell, board)
             await self._play(repo, game, board, index, user.user_id, now)
-            await self._save_players(repo, now, user)
-            view = await self._view(repo, game)
+            await self._save_players(repo, now, user, known=names)
+            view = await self._view(repo, game, {**names, user.user_id: user.display_name[:_NAME_LENGTH]})
         return await self._after_human_turn(view)
-
-    async def _names_for_turn(self, repo: Repository, game: Game) -> dict[int, str]:
-        return await repo.display_names(i for i in (game.x_player_id, game.o_player_id) if i is not None)
-
-    def _check_turn(self, game: Game, user_id: int, expected_ply: int | None, names: dict[int, str]) -> Board:
-        if game.status is GameStatus.PENDING:
-            raise GameError("The challenge has not been accepted yet.", code="not_started")
-        if game.status is not GameStatus.ACTIVE:
-            raise GameError("This game is over.", code="game_over")
-        mine = _mark_of(game, user_id)
-        if mine is None:
-            raise GameError("You are not playing in this game.", code="not_a_player")
-        if expected_ply is not None and expected_ply != game.ply:
-            raise _stale()
-        board = Board.parse(game.board)
-        if board.turn is not mine:
-            other = _player_of(game, board.turn)
-            if other is None:
-                raise GameError("Wait for my move; it is not your turn yet.", code="not_your_turn")
-            raise GameError(
-                f"It is not your turn: {names.get(other, 'your opponent')} ({board.turn.value}) is to move.",
-                code="not_your_turn",
-            )
-        return board
-
-    @staticmethod
-    def _cell_index(cell: str | int, board: Board) -> int:
-        if isinstance(cell, int):
-            if not 0 <= cell < board.cells:
-                raise GameError(
-                    f"There is no such cell on a {board.size}x{board.size} board.", code="bad_cell"
-                )
-            index = cell
-        else:
-            try:
-                index = parse_cell(cell, board.size)
-            except EngineInputError as error:
-                raise GameError(str(error), code="bad_cell") from None
-        if board[index] is not None:
-            name = format_cell(index, board.size)
-            raise GameError(f"That cell ({name}) is already taken.", code="cell_taken")
-        return index
 
     async def _play(
         self, repo: Repository, game: Game, board: Board, cell: int, player_id: int | None, now: datetime
@@ -480,20 +360,19 @@ class GameService:
             "last_cell": cell,
             "updated_at": now,
         }
-        status = after.status
-        finishing = status is not Status.ONGOING
+        finishing = after.status is not Status.ONGOING
         if finishing:
             winner = after.winner
-            result = GameResult.DRAW if winner is None else _RESULT_OF_WINNER[winner]
+            result = GameResult.DRAW if winner is None else rules.RESULT_OF_WINNER[winner]
             reason = EndReason.FULL if winner is None else EndReason.LINE
             values.update(await self._finish_values(repo, game, result, reason, now, after.ply))
         else:
-            values["deadline"] = self._turn_deadline(_player_of(game, after.turn), now)
+            values["deadline"] = self._turn_deadline(rules.player_of(game, after.turn), now)
         if not await repo.update_game(game, **values):
-            raise _stale()
+            raise rules.stale()
         await repo.add_move(game.id, board.ply, cell, board.turn.value, player_id, now)
         if finishing:
-            await self._apply_ratings(repo, game, now)
+            await apply_ratings(repo, game, now, self.settings.ratings)
 
     async def _after_human_turn(self, view: GameView) -> GameView:
         """Make the bot's reply if it is on turn; if the engine fails, :meth:`resume_bot_turns` retries."""
@@ -524,17 +403,17 @@ class GameService:
         cell = await self.engine.choose_move(board, seen.level, (game.seed + game.ply) % (1 << 62))
         now = self._clock()
         async with self._write() as repo:
-            game = await repo.game(game_id)
-            if game is None:
+            current = await repo.game(game_id)
+            if current is None:
                 raise GameError("That game does not exist.", code="no_game")
-            if game.version == seen.version:
+            if current.version == seen.version:
                 try:
-                    await self._play(repo, game, board, cell, None, now)
+                    await self._play(repo, current, board, cell, None, now)
                 except GameError as error:
                     if error.code != "stale":
                         raise
-                    await repo.reload(game)
-            return await self._view(repo, game)
+                    await repo.reload(current)
+            return await self._view(repo, current)
 
     async def resume_bot_turns(self) -> list[GameView]:
         """After a restart: make every bot move that was due when the process stopped."""
@@ -557,56 +436,19 @@ class GameService:
         result: GameResult | None,
         reason: EndReason,
         now: datetime,
-        ply: int,
+        plies: int,
     ) -> dict[str, Any]:
-        values: dict[str, Any] = {
+        weight = await rating_weight(repo, game, reason, now, plies, self.settings.ratings)
+        return {
             "status": GameStatus.FINISHED,
             "result": result,
             "end_reason": reason,
             "deadline": None,
             "finished_at": now,
             "updated_at": now,
+            "rated": weight > 0,
+            "rating_weight": weight,
         }
-        weight = await self._rating_weight(repo, game, reason, now, ply)
-        values["rated"] = weight > 0
-        values["rating_weight"] = weight
-        return values
-
-    async def _rating_weight(
-        self, repo: Repository, game: Game, reason: EndReason, now: datetime, ply: int
-    ) -> float:
-        rules = self.settings.ratings
-        if game.x_player_id is None or game.o_player_id is None:
-            return 0.0
-        if reason in (EndReason.RESIGN, EndReason.TIMEOUT) and ply < rules.min_plies:
-            return 0.0
-        earlier = await repo.games_between_since(
-            game.x_player_id, game.o_player_id, now - rules.pair_window, exclude_game_id=game.id
-        )
-        return rules.pair_weight(earlier)
-
-    async def _apply_ratings(self, repo: Repository, game: Game, now: datetime) -> None:
-        if not game.rated or game.x_player_id is None or game.o_player_id is None:
-            return
-        rules = self.settings.ratings
-        x, o = game.x_player_id, game.o_player_id
-        scopes = [GLOBAL_SCOPE] if game.guild_id is None else [GLOBAL_SCOPE, game.guild_id]
-        rows = await repo.lock_ratings([x, o], scopes, rules.initial, now)
-        score_x = {GameResult.X_WON: 1.0, GameResult.O_WON: 0.0, GameResult.DRAW: 0.5}[
-            game.result or GameResult.DRAW
-        ]
-        for scope in scopes:
-            rx, ro = rows[(x, scope)], rows[(o, scope)]
-            new_x = elo_update(rx.rating, ro.rating, score_x, rules.k_factor, game.rating_weight)
-            new_o = elo_update(ro.rating, rx.rating, 1.0 - score_x, rules.k_factor, game.rating_weight)
-            for row, rating, score in ((rx, new_x, score_x), (ro, new_o, 1.0 - score_x)):
-                row.rating = rating
-                row.best_rating = max(row.best_rating, rating)
-                row.games += 1
-                row.wins += score == 1.0
-                row.losses += score == 0.0
-                row.draws += score == 0.5
-                row.updated_at = now
 
     async def _end(
         self,
@@ -618,7 +460,8 @@ class GameService:
         now: datetime,
     ) -> None:
         """End a game other than by a move (resignation, timeout, cancel, decline, expiry)."""
-        if status is GameStatus.FINISHED:
+        finished = status is GameStatus.FINISHED
+        if finished:
             values = await self._finish_values(repo, game, result, reason, now, game.ply)
         else:
             values = {
@@ -629,16 +472,16 @@ class GameService:
                 "updated_at": now,
             }
         if not await repo.update_game(game, **values):
-            raise _stale()
-        if status is GameStatus.FINISHED:
-            await self._apply_ratings(repo, game, now)
+            raise rules.stale()
+        if finished:
+            await apply_ratings(repo, game, now, self.settings.ratings)
 
     async def resign(self, place: Place, user: Actor, game_id: int | None = None) -> GameView:
         """``user`` gives up their running game in this channel; the other side wins."""
         now = self._clock()
         async with self._write() as repo:
             game = await self._game_here(repo, place, game_id)
-            mine = _mark_of(game, user.user_id)
+            mine = rules.mark_of(game, user.user_id)
             if mine is None:
                 raise GameError("You are not playing in this game.", code="not_a_player")
             if game.status is GameStatus.PENDING:
@@ -647,9 +490,8 @@ class GameService:
                 )
             if game.status is not GameStatus.ACTIVE:
                 raise GameError("This game is over.", code="game_over")
-            await self._end(
-                repo, game, GameStatus.FINISHED, _RESULT_OF_WINNER[mine.other], EndReason.RESIGN, now
-            )
+            winner = rules.RESULT_OF_WINNER[mine.other]
+            await self._end(repo, game, GameStatus.FINISHED, winner, EndReason.RESIGN, now)
             await self._save_players(repo, now, user)
             return await self._view(repo, game)
 
@@ -666,7 +508,7 @@ class GameService:
             game = await self._game_here(repo, place, game_id)
             if not game.status.is_live:
                 raise GameError("This game is already over.", code="game_over")
-            if _mark_of(game, user.user_id) is None and not is_moderator:
+            if rules.mark_of(game, user.user_id) is None and not is_moderator:
                 raise GameError("Only the players or a moderator can cancel this game.", code="not_allowed")
             await self._end(repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
             return await self._view(repo, game)
@@ -697,7 +539,7 @@ class GameService:
                         await self._end(repo, game, GameStatus.EXPIRED, None, EndReason.TIMEOUT, now)
                     else:
                         late = Board.parse(game.board).turn
-                        winner = _RESULT_OF_WINNER[late.other]
+                        winner = rules.RESULT_OF_WINNER[late.other]
                         await self._end(repo, game, GameStatus.FINISHED, winner, EndReason.TIMEOUT, now)
                     ended.append(await self._view(repo, game))
             except GameError as error:
@@ -737,8 +579,9 @@ class GameService:
         """The engine's verdict on every empty cell, for the player on turn."""
         async with self._read() as repo:
             game = await self._game_here(repo, place, game_id)
-            board = self._check_turn(game, user.user_id, None, await self._names_for_turn(repo, game))
-            view = await self._view(repo, game)
+            names = await self._names(repo, game)
+            board = rules.check_turn(game, user.user_id, None, names)
+            view = await self._view(repo, game, names)
         analysis = await self.engine.analyze(board)
         if analysis.value is None or analysis.plies is None:
             raise GameError("This game is over.", code="game_over")
@@ -767,48 +610,12 @@ class GameService:
 
     async def leaderboard(self, guild_id: int | None, limit: int | None = None) -> Leaderboard:
         """The best rated players of a server, or globally with ``guild_id=None``."""
-        rules = self.settings.ratings
-        scope = GLOBAL_SCOPE if guild_id is None else guild_id
         async with self._read() as repo:
-            rows = await repo.leaderboard(scope, rules.min_games, limit or self.settings.leaderboard_size)
-        entries = tuple(
-            LeaderboardEntry(
-                rank=place,
-                user_id=row.player_id,
-                display_name=name,
-                rating=round(row.rating),
-                games=row.games,
-                wins=row.wins,
-                losses=row.losses,
-                draws=row.draws,
+            return await load_leaderboard(
+                repo, guild_id, self.settings.ratings.min_games, limit or self.settings.leaderboard_size
             )
-            for place, (row, name) in enumerate(rows, start=1)
-        )
-        return Leaderboard(guild_id, rules.min_games, entries)
 
     async def stats(self, user_id: int, guild_id: int | None = None) -> PlayerStats:
         """A player's records, streaks, ratings (this server's and global) and recent games."""
         async with self._read() as repo:
-            games = await repo.finished_games_of(user_id)
-            people = {user_id}
-            for game in games:
-                people.update(i for i in (game.x_player_id, game.o_player_id) if i is not None)
-            names = await repo.display_names(people)
-            server = None if guild_id is None else await self._rating_view(repo, user_id, guild_id)
-            world = await self._rating_view(repo, user_id, GLOBAL_SCOPE)
-        return build_stats(
-            user_id,
-            games,
-            names,
-            bot_name=self.settings.bot_name,
-            recent=self.settings.recent_games,
-            server_rating=server,
-            global_rating=world,
-        )
-
-    async def _rating_view(self, repo: Repository, user_id: int, scope: int) -> RatingView | None:
-        row = await repo.rating(user_id, scope)
-        if row is None:
-            return None
-        rank = await repo.rank(user_id, scope, self.settings.ratings.min_games)
-        return RatingView(round(row.rating), round(row.best_rating), row.games, rank)
+            return await load_stats(repo, user_id, guild_id, self.settings)

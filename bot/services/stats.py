@@ -1,13 +1,22 @@
-"""Stats from a player's finished games: records against humans and per bot level, streaks, recent games."""
+"""Stats and leaderboards: records against humans and per bot level, streaks, ratings, recent games."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.db.enums import GameResult
-from bot.db.models import Game
+from bot.db import GLOBAL_SCOPE, Game, GameResult, Repository
 from bot.engine import Level
-from bot.services.views import LevelRecord, PlayerOutcome, PlayerStats, RatingView, RecentGame, Record
+from bot.services.settings import ServiceSettings
+from bot.services.views import (
+    Leaderboard,
+    LeaderboardEntry,
+    LevelRecord,
+    PlayerOutcome,
+    PlayerStats,
+    RatingView,
+    RecentGame,
+    Record,
+)
 
 
 def outcome_for(game: Game, user_id: int) -> PlayerOutcome | None:
@@ -85,3 +94,54 @@ def build_stats(
         global_rating=global_rating,
         recent=tuple(latest),
     )
+
+
+async def rating_view(repo: Repository, user_id: int, scope: int, min_games: int) -> RatingView | None:
+    row = await repo.rating(user_id, scope)
+    if row is None:
+        return None
+    rank = await repo.rank(user_id, scope, min_games)
+    return RatingView(round(row.rating), round(row.best_rating), row.games, rank)
+
+
+async def load_stats(
+    repo: Repository, user_id: int, guild_id: int | None, settings: ServiceSettings
+) -> PlayerStats:
+    """A player's stats, with their ratings in ``guild_id`` (if any) and globally."""
+    games = await repo.finished_games_of(user_id)
+    people = {user_id}
+    for game in games:
+        people.update(i for i in (game.x_player_id, game.o_player_id) if i is not None)
+    names = await repo.display_names(people)
+    min_games = settings.ratings.min_games
+    server = None if guild_id is None else await rating_view(repo, user_id, guild_id, min_games)
+    world = await rating_view(repo, user_id, GLOBAL_SCOPE, min_games)
+    return build_stats(
+        user_id,
+        games,
+        names,
+        bot_name=settings.bot_name,
+        recent=settings.recent_games,
+        server_rating=server,
+        global_rating=world,
+    )
+
+
+async def load_leaderboard(repo: Repository, guild_id: int | None, min_games: int, limit: int) -> Leaderboard:
+    """The best rated players of a server, or of everywhere when ``guild_id`` is None."""
+    scope = GLOBAL_SCOPE if guild_id is None else guild_id
+    rows = await repo.leaderboard(scope, min_games, limit)
+    entries = tuple(
+        LeaderboardEntry(
+            rank=place,
+            user_id=row.player_id,
+            display_name=name,
+            rating=round(row.rating),
+            games=row.games,
+            wins=row.wins,
+            losses=row.losses,
+            draws=row.draws,
+        )
+        for place, (row, name) in enumerate(rows, start=1)
+    )
+    return Leaderboard(guild_id, min_games, entries)
