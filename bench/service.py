@@ -174,7 +174,7 @@ async def baseline_moves(database: Database, seconds: float, games: int) -> tupl
     return await run_for(seconds, games, loop)
 
 
-async def measure(name: str, url: str, seconds: float, pool: EnginePool) -> list[Row]:
+async def measure(name: str, url: str, seconds: float, pool: EnginePool, with_bot: bool = True) -> list[Row]:
     await upgrade_to_head(url)
     rows = []
     settings = ServiceSettings(start_cooldown_seconds=0, engine_workers=pool.workers)
@@ -184,8 +184,9 @@ async def measure(name: str, url: str, seconds: float, pool: EnginePool) -> list
             base_moves, base_time = await baseline_moves(service.database, seconds, games)
             moves, elapsed = await human_games(service, seconds, games)
             rows.append(Row(name, "human moves", games, moves, elapsed, base_moves / base_time))
-            moves, elapsed = await bot_games(service, seconds, games)
-            rows.append(Row(name, "vs bot (human + reply)", games, moves, elapsed))
+            if with_bot:
+                moves, elapsed = await bot_games(service, seconds, games)
+                rows.append(Row(name, "vs bot (human + reply)", games, moves, elapsed))
         finally:
             await service.database.close()
     return rows

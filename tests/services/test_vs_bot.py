@@ -100,3 +100,14 @@ async def test_rematch_against_the_bot_swaps_marks(service: GameService) -> None
     second = await service.rematch(HERE, ALICE, first.id)
     assert second.id != first.id and second.level is Level.HARD
     assert second.o.user_id == ALICE.user_id and second.x.is_bot and second.ply == 1
+
+
+async def test_random_first_gives_both_marks(service: GameService) -> None:
+    marks = set()
+    for _ in range(12):
+        game = await service.start_vs_bot(HERE, ALICE, level=Level.EASY, first=First.RANDOM)
+        side = game.player(ALICE.user_id)
+        assert side is not None
+        marks.add(side.mark)
+        await service.cancel(HERE, ALICE)
+    assert marks == {Mark.X, Mark.O}
