@@ -14,8 +14,11 @@ For each database and for 1 and 50 concurrent games (one channel each):
   ``UPDATE games`` and ``INSERT moves``, no reads, no rules. The service's human
   moves are reported as a ratio of it.
 
-SQLite runs with the bot's settings (WAL, ``synchronous=NORMAL``); one more row
-shows ``synchronous=FULL`` (an fsync per commit) for comparison. PostgreSQL comes
+SQLite runs with the bot's settings (WAL, ``synchronous=NORMAL``); more rows
+show ``synchronous=FULL`` (an fsync per commit) for comparison. "CPU ms/move" is
+this process's CPU time (the SQLite driver's threads included; not the PostgreSQL
+server's nor the engine workers') per stored move: unlike moves per second, it
+hardly depends on what else the machine is doing. PostgreSQL comes
 from ``TEST_POSTGRES_URL`` (default ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``);
 the benchmark uses a database of its own and drops it. The machine is not idle
 during a run, so take the numbers as orders of magnitude and the ratios as the result.
@@ -28,6 +31,7 @@ import asyncio
 import os
 import platform
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -58,6 +62,7 @@ class Row:
     games: int
     moves: int
     seconds: float
+    cpu_seconds: float
     baseline: float | None = None
 
     @property
@@ -69,21 +74,27 @@ def player(n: int) -> Actor:
     return Actor(10_000 + n, f"Player {n}")
 
 
+def cpu_time() -> float:
+    """CPU seconds of this process so far, its threads (the SQLite driver's) included."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 async def run_for(
     seconds: float, games: int, one_game: Callable[[int, Callable[[], bool]], Awaitable[int]]
-) -> tuple[int, float]:
-    """Run ``games`` loops at once until ``seconds`` pass; return the moves they made and the time."""
-    start = time.perf_counter()
+) -> tuple[int, float, float]:
+    """Run ``games`` loops at once until ``seconds`` pass; return the moves made, wall time and CPU time."""
+    start, cpu = time.perf_counter(), cpu_time()
     deadline = start + seconds
 
     def running() -> bool:
         return time.perf_counter() < deadline
 
     counts = await asyncio.gather(*(one_game(i, running) for i in range(games)))
-    return sum(counts), time.perf_counter() - start
+    return sum(counts), time.perf_counter() - start, cpu_time() - cpu
 
 
-async def human_games(service: GameService, seconds: float, games: int) -> tuple[int, float]:
+async def human_games(service: GameService, seconds: float, games: int) -> tuple[int, float, float]:
     async def loop(i: int, running: Callable[[], bool]) -> int:
         place = Place(1, 500_000 + i)
         x, o = player(2 * i), player(2 * i + 1)
@@ -105,7 +116,7 @@ async def human_games(service: GameService, seconds: float, games: int) -> tuple
     return await run_for(seconds, games, loop)
 
 
-async def bot_games(service: GameService, seconds: float, games: int) -> tuple[int, float]:
+async def bot_games(service: GameService, seconds: float, games: int) -> tuple[int, float, float]:
     async def loop(i: int, running: Callable[[], bool]) -> int:
         place = Place(1, 600_000 + i)
         human = player(1000 + i)
@@ -125,7 +136,7 @@ async def bot_games(service: GameService, seconds: float, games: int) -> tuple[i
     return await run_for(seconds, games, loop)
 
 
-async def baseline_moves(database: Database, seconds: float, games: int) -> tuple[int, float]:
+async def baseline_moves(database: Database, seconds: float, games: int) -> tuple[int, float, float]:
     """One version-checked UPDATE and one INSERT per move, in one transaction: the floor of a stored move."""
     now = datetime.now(UTC)
     async with database.write() as repo:
@@ -181,12 +192,12 @@ async def measure(name: str, url: str, seconds: float, pool: EnginePool, with_bo
     for games in (1, 50):
         service = GameService(Database(url), settings, engine=pool, rng=random.Random(1))
         try:
-            base_moves, base_time = await baseline_moves(service.database, seconds, games)
-            moves, elapsed = await human_games(service, seconds, games)
-            rows.append(Row(name, "human moves", games, moves, elapsed, base_moves / base_time))
+            base_moves, base_time, _ = await baseline_moves(service.database, seconds, games)
+            moves, elapsed, cpu = await human_games(service, seconds, games)
+            rows.append(Row(name, "human moves", games, moves, elapsed, cpu, base_moves / base_time))
             if with_bot:
-                moves, elapsed = await bot_games(service, seconds, games)
-                rows.append(Row(name, "vs bot (human + reply)", games, moves, elapsed))
+                moves, elapsed, cpu = await bot_games(service, seconds, games)
+                rows.append(Row(name, "vs bot (human + reply)", games, moves, elapsed, cpu))
         finally:
             await service.database.close()
     return rows
@@ -214,21 +225,22 @@ async def postgres_database() -> tuple[str, Callable[[], Awaitable[None]]] | Non
 
 def table(rows: list[Row]) -> str:
     lines = [
-        "| database | workload | concurrent games | moves | seconds | moves/s | baseline moves/s "
-        "| service/baseline |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| database | workload | concurrent games | moves | seconds | moves/s | CPU ms/move "
+        "| baseline moves/s | service/baseline |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         base = "" if row.baseline is None else f"{row.baseline:.0f}"
         ratio = "" if row.baseline is None else f"{row.rate / row.baseline:.2f}"
         lines.append(
             f"| {row.database} | {row.workload} | {row.games} | {row.moves} | {row.seconds:.1f} | "
-            f"{row.rate:.0f} | {base} | {ratio} |"
+            f"{row.rate:.0f} | {1000 * row.cpu_seconds / row.moves:.1f} | {base} | {ratio} |"
         )
     return "\n".join(lines)
 
 
 async def main(seconds: float, out: Path | None) -> None:
+    load_before = os.getloadavg()[0]
     pool = EnginePool(workers=2, budget_ms=1500)
     await pool.warm_up()
     rows: list[Row] = []
@@ -255,7 +267,10 @@ async def main(seconds: float, out: Path | None) -> None:
     report = table(rows)
     print(report)
     if out is not None:
-        machine = f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores"
+        load = f"load average {load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after"
+        machine = (
+            f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, {load}"
+        )
         text_out = (
             "# Service benchmark\n\n"
             f"`python -m bench.service --seconds {seconds:g}` on {machine}; "
