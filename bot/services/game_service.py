@@ -54,6 +54,7 @@ from bot.services.views import (
 log = logging.getLogger(__name__)
 
 _NAME_LENGTH = 100
+_NAME_CACHE_SIZE = 50_000
 _UNAVAILABLE = "The game database is busy right now; please try again in a moment."
 
 
@@ -74,6 +75,7 @@ class GameService:
         self.engine = engine or EnginePool(self.settings.engine_workers, self.settings.engine_budget_ms)
         self._clock = clock
         self._rng = rng or random.Random()
+        self._name_cache: dict[int, str] = {}
 
     async def close(self) -> None:
         """Stop the engine pool and close the database connections."""
@@ -108,24 +110,37 @@ class GameService:
         async with self._guard(), self.database.read() as repo:
             yield repo
 
-    @staticmethod
-    async def _names(repo: Repository, game: Game) -> dict[int, str]:
-        return await repo.display_names(i for i in (game.x_player_id, game.o_player_id) if i is not None)
+    async def _names(self, repo: Repository, game: Game) -> dict[int, str]:
+        """Display names of the game's players, from this process's cache when it knows them.
+
+        A name is display only; one changed in another process shows up here once
+        that player acts in this one.
+        """
+        wanted = [i for i in (game.x_player_id, game.o_player_id) if i is not None]
+        missing = [i for i in wanted if i not in self._name_cache]
+        if missing:
+            self._remember(await repo.display_names(missing))
+        return {i: self._name_cache[i] for i in wanted if i in self._name_cache}
+
+    def _remember(self, names: Mapping[int, str]) -> None:
+        if len(self._name_cache) > _NAME_CACHE_SIZE:
+            self._name_cache.clear()
+        self._name_cache.update(names)
 
     async def _view(self, repo: Repository, game: Game, names: Mapping[int, str] | None = None) -> GameView:
         if names is None:
             names = await self._names(repo, game)
         return game_view(game, names, self.settings.bot_name)
 
-    @staticmethod
     async def _save_players(
-        repo: Repository, now: datetime, *actors: Actor, known: Mapping[int, str] | None = None
+        self, repo: Repository, now: datetime, *actors: Actor, known: Mapping[int, str] | None = None
     ) -> None:
-        """Remember each actor's display name (skipped when ``known`` already has it)."""
+        """Store each actor and their display name (skipped when ``known`` already has that name)."""
         for actor in actors:
             name = actor.display_name[:_NAME_LENGTH]
             if known is None or known.get(actor.user_id) != name:
                 await repo.save_player(actor.user_id, name, now)
+                self._remember({actor.user_id: name})
 
     # Lookups and checks
 
