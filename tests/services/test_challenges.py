@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine import Mark
 from bot.errors import GameError
-from bot.services import EndReason, First, GameResult, GameService, GameStatus
+from bot.services import Actor, EndReason, First, GameResult, GameService, GameStatus
 from tests.services.helpers import ALICE, BOB, CAROL, HERE, ManualClock
 
 
@@ -114,3 +114,13 @@ async def test_cancel_by_a_player_or_a_moderator(service: GameService) -> None:
     await service.start_vs_bot(HERE, BOB)
     by_player = await service.cancel(HERE, BOB)
     assert by_player.status is GameStatus.CANCELLED
+
+
+async def test_a_new_display_name_is_remembered(service: GameService) -> None:
+    await service.challenge(HERE, ALICE, BOB)
+    await service.accept(HERE, BOB)
+    await service.move(HERE, ALICE, "b2")
+    renamed = await service.move(HERE, Actor(BOB.user_id, "Bobby"), "a1")
+    assert renamed.o.display_name == "Bobby"
+    assert (await service.board(HERE)).o.display_name == "Bobby"
+    assert (await service.stats(BOB.user_id)).display_name == "Bobby"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -98,11 +99,8 @@ async def test_moves_after_the_end_are_refused(service: GameService, database_ur
 
 
 async def test_start_cooldown_says_when_to_try_again(
-    database_url: str, clock: ManualClock, executor: object
+    database_url: str, clock: ManualClock, executor: ThreadPoolExecutor
 ) -> None:
-    from concurrent.futures import ThreadPoolExecutor
-
-    assert isinstance(executor, ThreadPoolExecutor)
     service = make_service(database_url, ServiceSettings(start_cooldown_seconds=30), clock, executor)
     try:
         await service.start_vs_bot(HERE, ALICE)
