@@ -17,8 +17,8 @@ For each database and for 1 and 50 concurrent games (one channel each):
 SQLite runs with the bot's settings (WAL, ``synchronous=NORMAL``); more rows
 show ``synchronous=FULL`` (an fsync per commit) for comparison. "CPU ms/move" is
 this process's CPU time (the SQLite driver's threads included; not the PostgreSQL
-server's nor the engine workers') per stored move: unlike moves per second, it
-hardly depends on what else the machine is doing. PostgreSQL comes
+server's nor the engine workers') per stored move: it depends less than moves per
+second on what else the machine is doing, though a busy machine still inflates it. PostgreSQL comes
 from ``TEST_POSTGRES_URL`` (default ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``);
 the benchmark uses a database of its own and drops it. The machine is not idle
 during a run, so take the numbers as orders of magnitude and the ratios as the result.
