@@ -67,8 +67,9 @@ class RootResult:
 
     @property
     def best(self) -> tuple[int, ...]:
+        """The moves with the top score (a bounded move only reaches it when a deadline cut an iteration)."""
         top = self.top
-        return tuple(sorted(c for c, s in self.scores.items() if s == top and c not in self.bounded))
+        return tuple(sorted(c for c, s in self.scores.items() if s == top))
 
     @property
     def all_exact(self) -> bool:
