@@ -38,7 +38,7 @@ class LineEvaluator:
 
     @classmethod
     def for_geometry(cls, lines: tuple[int, ...], k: int) -> LineEvaluator:
-        return cls(lines, k, tuple(LINE_WEIGHT**c if c else 0 for c in range(k)))
+        return cls(lines, k, tuple(LINE_WEIGHT**c if c else 0 for c in range(k + 1)))
 
     def __call__(self, me: int, them: int) -> int:
         """The estimate for the side to move (owning ``me``), strictly inside ``±HEURISTIC_LIMIT``."""

@@ -40,14 +40,17 @@ def _children(g: Geometry, key: int, marks: int) -> list[tuple[int, int | None]]
     return out
 
 
-def reachable_layers(size: int, *, include_terminal: bool = False) -> list[set[int]]:
+def reachable_layers(
+    size: int, max_marks: int | None = None, *, include_terminal: bool = False
+) -> list[set[int]]:
     """Canonical keys of the positions reachable from the empty board, indexed by number of marks.
 
-    Without ``include_terminal`` only positions where the game goes on are kept.
+    Without ``include_terminal`` only positions where the game goes on are kept;
+    ``max_marks`` stops the enumeration early.
     """
     g = geometry(size)
     layers: list[set[int]] = [{0}]
-    for marks in range(g.cells):
+    for marks in range(g.cells if max_marks is None else min(max_marks, g.cells)):
         following: set[int] = set()
         x_to_move = marks % 2 == 0
         singles = g.key_x if x_to_move else g.key_o
