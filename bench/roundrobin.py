@@ -113,6 +113,28 @@ def run(size: int, games: int, budget_ms: int, workers: int | None = None) -> Ta
     return table
 
 
+def _play_match_game(args: tuple[int, Level, Level, int, int]) -> tuple[bool, Mark | None]:
+    size, engine, opponent, seed, budget_ms = args
+    engine_is_x = seed % 2 == 0
+    x_level, o_level = (engine, opponent) if engine_is_x else (opponent, engine)
+    return engine_is_x, play_game(size, x_level, o_level, seed, budget_ms)
+
+
+def match(size: int, engine: Level, opponent: Level, games: int, budget_ms: int) -> tuple[int, int, int]:
+    """``engine`` against ``opponent``, alternating who opens: ``(wins, draws, losses)`` of ``engine``."""
+    wins = draws = losses = 0
+    jobs = [(size, engine, opponent, seed, budget_ms) for seed in range(games)]
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for engine_is_x, winner in pool.map(_play_match_game, jobs):
+            if winner is None:
+                draws += 1
+            elif (winner is Mark.X) == engine_is_x:
+                wins += 1
+            else:
+                losses += 1
+    return wins, draws, losses
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.roundrobin")
     parser.add_argument("--size", type=int, default=3, choices=(3, 4, 5))

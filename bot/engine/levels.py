@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 from bot.engine.board import Board
 from bot.engine.errors import IllegalMove
-from bot.engine.oracle import EXACT_SIZES, score_moves
+from bot.engine.oracle import EXACT_SIZES, score_moves, table_scores
 from bot.engine.scores import PROVEN
+
+GAME_OVER = "The game is already over; there is no move to choose."
 
 DEFAULT_BUDGET_MS = 1500
 """The default thinking time per move; only 5x5 (and 4x4 beyond the book) ever uses much of it."""
@@ -64,10 +66,19 @@ def choose_move(
 
     Deterministic for a given ``seed`` wherever the engine's values are exact (3x3, 4x4).
     """
-    if board.is_over:
-        raise IllegalMove("The game is already over; there is no move to choose.")
-    rng = random.Random(seed)
     profile = PROFILES[level]
+    known = table_scores(board)
+    if known is not None and level is Level.PERFECT:
+        # The common case, kept to a dictionary look-up: a solved position at the top level.
+        if not known.best:
+            raise IllegalMove(GAME_OVER)
+        if len(known.best) == 1:
+            return known.best[0]
+        best = _prefer_blocks(board, known.best) if known.top <= -PROVEN else known.best
+        return random.Random(seed).choice(best)
+    if board.is_over:
+        raise IllegalMove(GAME_OVER)
+    rng = random.Random(seed)
     blunder = profile.mistake_rate > 0 and rng.random() < profile.mistake_rate
     if board.size in EXACT_SIZES:
         result = score_moves(board, budget_ms, all_values=blunder)

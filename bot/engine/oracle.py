@@ -10,6 +10,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
 from bot.engine.board import Board, Mark
 from bot.engine.book import ExactTable, opening_book, solved_table
 from bot.engine.geometry import geometry
@@ -39,15 +42,41 @@ def score_moves(
     only be bounded (see :class:`bot.engine.search.RootResult`). ``max_depth`` caps
     the search on sizes that are not solved exactly.
     """
-    table = table_for(board.size)
-    if table is not None and board.ply + 1 <= table.max_marks:
-        scores = from_table(board, table)
-        if scores is not None:
-            return RootResult(scores, set(scores), 0, 0, True)
+    known = table_scores(board)
+    if known is not None:
+        scores = dict(known.scores)
+        return RootResult(scores, set(scores), 0, 0, True)
     search = searcher(board.size)
     if board.size in EXACT_SIZES:
         return search.search(board, budget_ms, all_values=all_values, first_depth=board.cells - board.ply)
     return search.search(board, budget_ms, all_values=all_values, max_depth=max_depth)
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """Exact scores read from a table: every legal move's, and the best moves."""
+
+    scores: tuple[tuple[int, int], ...]
+    best: tuple[int, ...]
+    top: int
+    """The best moves' score (0 on a finished board, which has no moves)."""
+
+
+@lru_cache(maxsize=1 << 16)
+def table_scores(board: Board) -> Known | None:
+    """Every legal move's exact score from the table covering ``board``, or None when none covers it.
+
+    Remembered per position, so that a repeated 3x3 or 4x4 opening position costs one
+    dictionary look-up. A finished board covered by a table has no moves and no best.
+    """
+    table = table_for(board.size)
+    if table is None or board.ply + 1 > table.max_marks:
+        return None
+    scores = from_table(board, table)
+    if scores is None:
+        return None
+    top = max(scores.values(), default=0)
+    return Known(tuple(scores.items()), tuple(sorted(c for c, s in scores.items() if s == top)), top)
 
 
 def from_table(board: Board, table: ExactTable) -> dict[int, int] | None:
