@@ -32,8 +32,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 FULL_DEPTH = 1_000
 """Stored as the depth of a table entry whose subtree was searched to the end of every line."""
 
-TABLE_LIMIT = 1_500_000
-"""Entries kept per board size before the table is cleared (about 200 MB at most)."""
+TABLE_LIMIT = 400_000
+"""Entries kept per board size before the table is cleared (an entry takes about 220 bytes)."""
 
 _CHECK_EVERY = 63
 """The clock is read once per 64 nodes (well under a millisecond of search)."""
@@ -226,6 +226,7 @@ class Searcher:
         """
         start = time.perf_counter()
         self.nodes = 0
+        self.history = [0] * self.cells
         marks = board.ply
         me, them = self._sides(board)
         singles = self.key_x if board.turn is Mark.X else self.key_o
