@@ -59,6 +59,22 @@ class Analysis:
                 return move
         return None
 
+    def as_dict(self) -> dict[str, object]:
+        """The contract's ``analyze`` JSON object for this analysis (keys in the contract's order)."""
+        ongoing = self.value is not None
+        return {
+            "board": self.board.compact,
+            "size": self.board.size,
+            "k": self.board.k,
+            "to_move": self.board.turn.value if ongoing else None,
+            "status": self.board.status.value,
+            "value": self.value.value if self.value is not None else None,
+            "plies": self.plies,
+            "exact": self.exact,
+            "best": list(self.best),
+            "moves": [{"cell": m.cell, "value": m.value.value, "plies": m.plies} for m in self.moves],
+        }
+
 
 def verdict_of(score: int, marks: int, cells: int) -> tuple[Outcome, int]:
     """A move's score (from the mover's side) as an outcome and the plies until the game ends."""

@@ -63,3 +63,30 @@ def test_seed003_doomed_side_still_blocks() -> None:
 def test_known_verdicts(text: str, value: Outcome, plies: int, best: tuple[int, ...]) -> None:
     analysis = analyze(Board.parse(text))
     assert (analysis.value, analysis.plies, analysis.best, analysis.exact) == (value, plies, best, True)
+
+
+def test_analysis_as_the_contract_json_object() -> None:
+    assert analyze(Board.parse("X.O......")).as_dict() == {
+        "board": "X.O......",
+        "size": 3,
+        "k": 3,
+        "to_move": "X",
+        "status": "ongoing",
+        "value": "win",
+        "plies": 5,
+        "exact": True,
+        "best": [3, 6, 8],
+        "moves": [
+            {"cell": 1, "value": "loss", "plies": 6},
+            {"cell": 3, "value": "win", "plies": 5},
+            {"cell": 4, "value": "draw", "plies": 7},
+            {"cell": 5, "value": "draw", "plies": 7},
+            {"cell": 6, "value": "win", "plies": 5},
+            {"cell": 7, "value": "draw", "plies": 7},
+            {"cell": 8, "value": "win", "plies": 5},
+        ],
+    }
+    finished = analyze(Board.parse("XXX/OO./...")).as_dict()
+    assert finished["status"] == "x_won"
+    assert (finished["to_move"], finished["value"], finished["plies"]) == (None, None, None)
+    assert (finished["moves"], finished["best"]) == ([], [])
