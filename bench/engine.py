@@ -234,7 +234,7 @@ def bench_levels(lines: list[str], quick: bool) -> None:
             table.markdown(),
             "",
             f"Order perfect > hard > medium > easy: "
-            f"**{'holds' if table.order_holds() else 'DOES NOT HOLD'}** ({table.seconds:.0f} s).",
+            f"**{'holds' if table.order_holds() else 'DOES NOT HOLD'}** ({table.seconds:.1f} s).",
             "",
         ]
     games = 6 if quick else 20
@@ -255,6 +255,11 @@ def run(quick: bool) -> str:
         f"Measured by `python -m bench.engine{' --quick' if quick else ''}` on "
         f"{datetime.date.today().isoformat()}: Python {platform.python_version()}, "
         f"{os.cpu_count()} cores, {platform.machine()}.",
+        "",
+        "Reproduce: `python -m bench` (or `make bench`) prints these tables; `--write` stores them here;",
+        "`--quick` takes smaller samples. `python -m bench.roundrobin --size N` plays one round-robin.",
+        "The 4x4 opening book `bot/engine/data/book4.bin` is regenerated, byte for byte, by",
+        "`python -m bench.book` (solves 4x4 by retrograde analysis in about a minute).",
         "",
     ]
     bench_3x3(lines, repeat_baseline=1 if quick else 3)

@@ -72,7 +72,8 @@ class Table:
         return points / max(1, games)
 
     def losses_of(self, me: Level) -> int:
-        return sum(self.losses.get((me, them), 0) for them in LEVELS)
+        """Games ``me`` lost to the other levels (not counting games against itself)."""
+        return sum(self.losses.get((me, them), 0) for them in LEVELS if them is not me)
 
     def order_holds(self) -> bool:
         """True when each level beats the next weaker one head to head and ranks above it overall."""
@@ -82,7 +83,11 @@ class Table:
         )
 
     def markdown(self) -> str:
-        head = "| row vs column | " + " | ".join(level.value for level in LEVELS) + " | overall | losses |"
+        head = (
+            "| row vs column | "
+            + " | ".join(level.value for level in LEVELS)
+            + " | overall | lost to others |"
+        )
         rule = "|---" * (len(LEVELS) + 3) + "|"
         rows = [head, rule]
         for me in LEVELS:

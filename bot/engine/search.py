@@ -10,11 +10,17 @@ Every node first looks at the lines one mark short of complete ("threats"):
 - two enemy threats on different cells cannot both be blocked: a proven loss;
 - one enemy threat forces the block, the only move searched, at no cost in depth.
 
-Only then does the node consult the transposition table (keyed by the least of
-the position's 8 symmetric images, kept incrementally move by move), stop at the
-horizon with the line heuristic of :mod:`bot.engine.evaluation`, or search its
-moves: the table's move first, then cells by how often they refuted other
-positions (history), then by how many lines run through them.
+Only then does the node stop at the horizon with the line heuristic of
+:mod:`bot.engine.evaluation` (a forced block is searched past it), narrow the
+window to what is still possible (no win before the side's next-but-one move, no
+loss before the opponent's next-but-one), consult the transposition table (keyed by
+the least of the position's 8 symmetric images, kept incrementally move by move),
+and search its moves: the table's move first, then cells by how often they refuted
+other positions in this search (history), then by how many lines run through them
+and how near the centre they are.
+
+Table entries carry the depth they were searched to; an entry searched to the end
+of every line, or holding a proven win or loss, answers at any depth.
 """
 
 from __future__ import annotations
