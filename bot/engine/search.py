@@ -20,7 +20,8 @@ other positions in this search (history), then by how many lines run through the
 and how near the centre they are.
 
 Table entries carry the depth they were searched to; an entry searched to the end
-of every line, or holding a proven win or loss, answers at any depth.
+of every line, or holding a proven win or loss no longer than that depth, answers
+at any depth (see :func:`settled`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from bot.engine.board import Board, Mark
 from bot.engine.evaluation import LineEvaluator
 from bot.engine.geometry import geometry
-from bot.engine.scores import INFINITY, PROVEN, WIN, is_proven, win_at
+from bot.engine.scores import INFINITY, PROVEN, WIN, end_marks, is_proven, win_at
 
 EXACT, LOWER, UPPER = 0, 1, 2
 FULL_DEPTH = 1_000
@@ -43,6 +44,16 @@ TABLE_LIMIT = 400_000
 
 _CHECK_EVERY = 63
 """The clock is read once per 64 nodes (well under a millisecond of search)."""
+
+
+def settled(score: int, marks: int, depth: int) -> bool:
+    """Whether ``score``, found by a search ``depth`` plies deep from a position of ``marks`` marks, is exact.
+
+    A proven result is exact once the search saw every line as short as it: then no
+    faster win (or slower loss) can hide past the horizon. Forced blocks are searched
+    past the horizon, so a win can be proven before it is known to be the fastest.
+    """
+    return is_proven(score) and end_marks(score) - marks <= depth
 
 
 class SearchTimeout(Exception):
@@ -153,7 +164,9 @@ class Searcher:
         first = -1
         if entry is not None:
             stored_depth, flag, value, move = entry
-            if stored_depth >= depth or value >= PROVEN or value <= -PROVEN:
+            if stored_depth >= depth or (
+                (value >= PROVEN or value <= -PROVEN) and WIN - abs(value) - marks <= stored_depth
+            ):
                 if flag == EXACT:
                     return value
                 if flag == LOWER:
@@ -281,16 +294,26 @@ class Searcher:
                     elif score > best:
                         best = score
             except SearchTimeout:
+                # A forced win or loss found before the deadline is real, even if not yet the fastest.
                 for cell, score in trial.items():
                     if is_proven(score) and cell not in trial_bounded:
                         scores[cell] = score
-                        exact.add(cell)
                         bounded.discard(cell)
+                        if settled(score, marks, depth):
+                            exact.add(cell)
+                        else:
+                            exact.discard(cell)
                 break
             scores, bounded, reached = trial, trial_bounded, depth
             finished = depth >= empties
-            exact = {c for c, s in scores.items() if c not in bounded and (finished or is_proven(s))}
-            if finished or len(exact) == len(scores) or (not all_values and is_proven(max(scores.values()))):
+            exact = {
+                c for c, s in scores.items() if c not in bounded and (finished or settled(s, marks, depth))
+            }
+            if (
+                finished
+                or len(exact) == len(scores)
+                or (not all_values and settled(max(scores.values()), marks, depth))
+            ):
                 complete = True
                 break
             if depth >= limit:
