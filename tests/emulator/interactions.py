@@ -1,0 +1,490 @@
+"""Interactions that tests inject (slash commands, autocomplete, clicks, modal submits) and their fate.
+
+An :class:`Interaction` is the test's handle: it records the bot's callback (type, data, ephemeral),
+the message it created or updated, and its follow-ups, and lets the test wait for each of them.
+"""
+
+# The waiting API takes ``timeout=`` as a failure guard on purpose, so tests read as one call.
+# ruff: noqa: ASYNC109
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .models import EPHEMERAL, Channel, Guild, Member, Message, Role, User
+from .payloads import (
+    channel_payload,
+    interaction_member_payload,
+    member_payload,
+    message_payload,
+    role_payload,
+    user_payload,
+)
+from .permissions import channel_permissions
+from .waiting import Notifier
+from .world import World
+
+T = TypeVar("T")
+
+PING = 1
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
+
+PONG = 1
+CHANNEL_MESSAGE = 4
+DEFERRED_CHANNEL_MESSAGE = 5
+DEFERRED_UPDATE_MESSAGE = 6
+UPDATE_MESSAGE = 7
+AUTOCOMPLETE_RESULT = 8
+MODAL = 9
+
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+
+class InteractionUsageError(ValueError):
+    """The test asked for an interaction a Discord client could not send (unknown option, disabled button...).
+
+    Pass ``force=True`` to send it anyway, as a forged or buggy client would.
+    """
+
+
+@dataclass(frozen=True)
+class Callback:
+    """The bot's initial response: ``POST /interactions/{id}/{token}/callback``."""
+
+    type: int
+    data: dict[str, Any] | None
+    at: float
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool((self.data or {}).get("flags", 0) & EPHEMERAL)
+
+
+class Interaction:
+    """One injected interaction and everything the bot did in answer to it."""
+
+    def __init__(
+        self,
+        *,
+        payload: dict[str, Any],
+        user: User,
+        member: Member | None,
+        channel: Channel,
+        guild: Guild | None,
+        message: Message | None,
+        notifier: Notifier,
+    ) -> None:
+        self.payload = payload
+        self.id = int(payload["id"])
+        self.token: str = payload["token"]
+        self.type: int = payload["type"]
+        self.user = user
+        self.member = member
+        self.channel = channel
+        self.guild = guild
+        self.message = message
+        """For a component interaction, the message whose component was used."""
+        self._notifier = notifier
+        self.created_at = time.monotonic()
+        self.delivered_at: float | None = None
+        """When the INTERACTION_CREATE frame was written to a live gateway socket."""
+        self.shard_id: int | None = None
+        self.dispatched_to = 0
+        """How many gateway sessions the INTERACTION_CREATE was queued for (0: no bot would see it)."""
+        self.callback: Callback | None = None
+        self.original: Message | None = None
+        """The response message: created by callback 4/5, or the component's message for 6/7."""
+        self.followups: list[Message] = []
+        self.token_expired = False
+        self.original_version_at_callback = 0
+        """For callback 6, the component message's version when the bot deferred (edits come after it)."""
+        self.refused_callbacks: list[tuple[int, int]] = []
+        """(callback type, Discord error code) of callbacks the emulator refused, e.g. a second answer."""
+
+    def __repr__(self) -> str:
+        callback = None if self.callback is None else self.callback.type
+        return (
+            f"<Interaction id={self.id} type={self.type} callback={callback} followups={len(self.followups)}>"
+        )
+
+    @property
+    def data(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.payload.get("data") or {}
+        return data
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.callback is not None
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the response the user sees is ephemeral (flag 64 on the callback or the original)."""
+        if self.original is not None and self.callback is not None and self.callback.type in (4, 5):
+            return self.original.ephemeral
+        return self.callback is not None and self.callback.ephemeral
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        """Autocomplete choices the bot returned (callback type 8)."""
+        if self.callback is None or self.callback.type != AUTOCOMPLETE_RESULT:
+            return []
+        return list((self.callback.data or {}).get("choices") or [])
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        if self.callback is None or self.callback.type != MODAL:
+            return None
+        return self.callback.data
+
+    @property
+    def ack_latency(self) -> float | None:
+        """Seconds from delivery on the gateway to the callback's arrival."""
+        if self.callback is None or self.delivered_at is None:
+            return None
+        return self.callback.at - self.delivered_at
+
+    @property
+    def messages(self) -> list[Message]:
+        """The original response (if it is a message of this interaction) and every follow-up."""
+        first = [self.original] if self.original is not None and self.original.interaction is self else []
+        return [*first, *self.followups]
+
+    async def wait_for(self, predicate: Callable[[Interaction], T | None], timeout: float = 5.0) -> T:
+        return await self._notifier.wait_for(lambda: predicate(self), timeout, f"{self!r}: {predicate!r}")
+
+    async def wait_callback(self, timeout: float = 5.0) -> Callback:
+        """The bot's initial response (any type)."""
+        return await self.wait_for(lambda it: it.callback, timeout)
+
+    async def wait_response(self, timeout: float = 5.0) -> Message:
+        """The message the user sees as the answer, once it is no longer "thinking".
+
+        For callback 4 the new message; for 5 the deferred message after its edit or first follow-up;
+        for 7 the updated component message; for 6 the component message after its first later edit.
+        """
+
+        def ready(it: Interaction) -> Message | None:
+            if it.callback is None or it.original is None or it.original.loading:
+                return None
+            if (
+                it.callback.type == DEFERRED_UPDATE_MESSAGE
+                and it.original.version <= it.original_version_at_callback
+            ):
+                return None
+            return it.original
+
+        return await self.wait_for(ready, timeout)
+
+    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[Message]:
+        return await self.wait_for(
+            lambda it: it.followups[:count] if len(it.followups) >= count else None, timeout
+        )
+
+
+class InteractionFactory:
+    """Builds INTERACTION_CREATE payloads the way Discord fills them in."""
+
+    def __init__(self, world: World, notifier: Notifier) -> None:
+        self.world = world
+        self.notifier = notifier
+
+    # ------------------------------------------------------------------------------ envelope
+
+    def _member(self, guild: Guild, user: User | Member, force: bool) -> Member:
+        member = guild.members.get(user.id)
+        if member is None:
+            if not force:
+                raise InteractionUsageError(f"{user!r} is not a member of {guild.name!r}")
+            member = Member(user=user.user if isinstance(user, Member) else user, guild_id=guild.id)
+        return member
+
+    def _envelope(
+        self,
+        kind: int,
+        channel: Channel,
+        actor: User | Member,
+        data: dict[str, Any] | None,
+        *,
+        message: Message | None = None,
+        locale: str = "en-US",
+        force: bool = False,
+    ) -> Interaction:
+        world = self.world
+        user = actor.user if isinstance(actor, Member) else actor
+        guild = world.guild_of(channel)
+        interaction_id = world.snowflakes.next()
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(world.application.id),
+            "type": kind,
+            "token": f"emu{interaction_id}.{secrets.token_urlsafe(24)}",
+            "version": 1,
+            "channel_id": str(channel.id),
+            "locale": locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "app_permissions": str(world.bot_permissions(channel)),
+        }
+        if data is not None:
+            payload["data"] = data
+        member: Member | None = None
+        channel_data = channel_payload(channel)
+        if guild is not None:
+            member = self._member(guild, actor, force)
+            channel_data["permissions"] = str(channel_permissions(guild, member, channel))
+            payload.update(
+                {
+                    "guild_id": str(guild.id),
+                    "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+                    "guild_locale": guild.preferred_locale,
+                    "member": interaction_member_payload(guild, member, channel),
+                    "authorizing_integration_owners": {"0": str(guild.id)},
+                    "context": 0,
+                }
+            )
+        else:
+            payload.update(
+                {"user": user_payload(user), "authorizing_integration_owners": {"0": "0"}, "context": 1}
+            )
+        payload["channel"] = channel_data
+        if message is not None:
+            payload["message"] = message_payload(message)
+        return Interaction(
+            payload=payload,
+            user=user,
+            member=member,
+            channel=channel,
+            guild=guild,
+            message=message,
+            notifier=self.notifier,
+        )
+
+    # ------------------------------------------------------------------------------ commands
+
+    def application_command(
+        self,
+        channel: Channel,
+        actor: User | Member,
+        path: str,
+        options: Mapping[str, Any],
+        *,
+        focused: str | None = None,
+        locale: str = "en-US",
+        force: bool = False,
+    ) -> Interaction:
+        """``path`` is the command as typed without the slash: ``"ttt start"``."""
+        names = path.split()
+        if not names:
+            raise InteractionUsageError("empty command path")
+        guild = self.world.guild_of(channel)
+        command = self.world.commands.resolve(names[0], None if guild is None else guild.id)
+        if command is None:
+            registered = self.world.commands.names(None) + (
+                self.world.commands.names(guild.id) if guild is not None else []
+            )
+            raise InteractionUsageError(f"/{names[0]} is not a registered command (registered: {registered})")
+        if (
+            guild is None
+            and command.get("contexts") is not None
+            and 1 not in command["contexts"]
+            and not force
+        ):
+            raise InteractionUsageError(f"/{names[0]} cannot be used in DMs")
+
+        resolved: dict[str, dict[str, Any]] = {}
+        definitions: list[dict[str, Any]] = command.get("options") or []
+        nesting: list[dict[str, Any]] = []
+        for name in names[1:]:
+            found = next(
+                (
+                    d
+                    for d in definitions
+                    if d.get("name") == name and d.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)
+                ),
+                None,
+            )
+            if found is None:
+                raise InteractionUsageError(f"/{path}: no subcommand {name!r}")
+            nesting.append({"name": name, "type": found["type"]})
+            definitions = found.get("options") or []
+        if any(d.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP) for d in definitions):
+            raise InteractionUsageError(f"/{path} is a group; name a subcommand")
+
+        leaf = self._leaf_options(path, definitions, options, resolved, guild, channel, focused, force)
+        for index in range(len(nesting) - 1, -1, -1):
+            nesting[index]["options"] = leaf
+            leaf = [nesting[index]]
+        data: dict[str, Any] = {"id": command["id"], "name": names[0], "type": 1}
+        if leaf:
+            data["options"] = leaf
+        if resolved:
+            data["resolved"] = resolved
+        if "guild_id" in command:
+            data["guild_id"] = command["guild_id"]
+        kind = AUTOCOMPLETE if focused is not None else APPLICATION_COMMAND
+        return self._envelope(kind, channel, actor, data, locale=locale, force=force)
+
+    def _leaf_options(
+        self,
+        path: str,
+        definitions: list[dict[str, Any]],
+        given: Mapping[str, Any],
+        resolved: dict[str, dict[str, Any]],
+        guild: Guild | None,
+        channel: Channel,
+        focused: str | None,
+        force: bool,
+    ) -> list[dict[str, Any]]:
+        by_name = {d["name"]: d for d in definitions}
+        unknown = [name for name in given if name not in by_name]
+        if unknown and not force:
+            raise InteractionUsageError(f"/{path} has no option(s) {unknown}; it has {list(by_name)}")
+        if focused is not None and focused not in given:
+            raise InteractionUsageError(f"the focused option {focused!r} needs a value (what the user typed)")
+        if focused is None and not force:
+            missing = [d["name"] for d in definitions if d.get("required") and d["name"] not in given]
+            if missing:
+                raise InteractionUsageError(f"/{path} is missing required option(s) {missing}")
+        order = [d["name"] for d in definitions if d["name"] in given] + unknown
+        options: list[dict[str, Any]] = []
+        for name in order:
+            definition = by_name.get(name) or {"name": name, "type": _guess_type(given[name])}
+            if name == focused:
+                options.append(
+                    {"name": name, "type": definition["type"], "value": str(given[name]), "focused": True}
+                )
+                continue
+            value = self._convert(path, definition, given[name], resolved, guild, channel, force)
+            options.append({"name": name, "type": definition["type"], "value": value})
+        return options
+
+    def _convert(
+        self,
+        path: str,
+        definition: dict[str, Any],
+        value: Any,
+        resolved: dict[str, dict[str, Any]],
+        guild: Guild | None,
+        channel: Channel,
+        force: bool,
+    ) -> Any:
+        kind = definition["type"]
+        name = definition["name"]
+        if kind in (USER, MENTIONABLE) and isinstance(value, User | Member):
+            user = value.user if isinstance(value, Member) else value
+            resolved.setdefault("users", {})[str(user.id)] = user_payload(user)
+            member = guild.members.get(user.id) if guild is not None else None
+            if member is not None and guild is not None:
+                data = member_payload(member, with_user=False)
+                data["permissions"] = str(channel_permissions(guild, member, channel))
+                resolved.setdefault("members", {})[str(user.id)] = data
+            return str(user.id)
+        if kind in (ROLE, MENTIONABLE) and isinstance(value, Role):
+            resolved.setdefault("roles", {})[str(value.id)] = role_payload(value)
+            return str(value.id)
+        if kind == CHANNEL and isinstance(value, Channel):
+            data = channel_payload(value)
+            if guild is not None:
+                data["permissions"] = str(channel_permissions(guild, self.world.bot_member(guild), value))
+            resolved.setdefault("channels", {})[str(value.id)] = data
+            return str(value.id)
+        if force:
+            return value
+        ok = {
+            STRING: isinstance(value, str),
+            INTEGER: isinstance(value, int) and not isinstance(value, bool),
+            BOOLEAN: isinstance(value, bool),
+            NUMBER: isinstance(value, int | float) and not isinstance(value, bool),
+        }.get(kind, False)
+        if not ok:
+            raise InteractionUsageError(f"/{path} option {name!r} (type {kind}) cannot take {value!r}")
+        choices = definition.get("choices")
+        if choices and value not in [choice["value"] for choice in choices]:
+            raise InteractionUsageError(
+                f"/{path} option {name!r} must be one of {[c['value'] for c in choices]}"
+            )
+        if kind == STRING:
+            low, high = definition.get("min_length", 0), definition.get("max_length", 6000)
+            if not low <= len(value) <= high:
+                raise InteractionUsageError(f"/{path} option {name!r} must be {low}..{high} characters long")
+        if kind in (INTEGER, NUMBER):
+            low, high = definition.get("min_value"), definition.get("max_value")
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise InteractionUsageError(f"/{path} option {name!r} must be within {low}..{high}")
+        return value
+
+    # ------------------------------------------------------------------------------ components
+
+    def component(
+        self,
+        message: Message,
+        custom_id: str,
+        actor: User | Member,
+        *,
+        values: list[str] | None = None,
+        force: bool = False,
+    ) -> Interaction:
+        user = actor.user if isinstance(actor, Member) else actor
+        item = message.component(custom_id)
+        if not force:
+            if message.deleted:
+                raise InteractionUsageError(f"message {message.id} was deleted")
+            if message.visible_to is not None and message.visible_to != user.id:
+                raise InteractionUsageError(
+                    f"message {message.id} is ephemeral and not shown to {user.username}"
+                )
+            if item is None:
+                raise InteractionUsageError(f"message {message.id} has no component {custom_id!r}")
+            if item.get("disabled"):
+                raise InteractionUsageError(f"component {custom_id!r} is disabled")
+        component_type = int(item.get("type", 2)) if item is not None else (3 if values is not None else 2)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None or component_type in (3, 5, 6, 7, 8):
+            data["values"] = list(values or [])
+        return self._envelope(MESSAGE_COMPONENT, message.channel, actor, data, message=message, force=force)
+
+    def modal_submit(
+        self, opened_by: Interaction, values: Mapping[str, str], actor: User | Member | None = None
+    ) -> Interaction:
+        modal = opened_by.modal
+        if modal is None:
+            raise InteractionUsageError(f"{opened_by!r} did not answer with a modal")
+        rows = [
+            {"type": 1, "components": [{"type": 4, "custom_id": custom_id, "value": value}]}
+            for custom_id, value in values.items()
+        ]
+        data = {"custom_id": modal.get("custom_id"), "components": rows}
+        return self._envelope(
+            MODAL_SUBMIT,
+            opened_by.channel,
+            actor or opened_by.member or opened_by.user,
+            data,
+            message=opened_by.message,
+        )
+
+
+def _guess_type(value: Any) -> int:
+    if isinstance(value, bool):
+        return BOOLEAN
+    if isinstance(value, int):
+        return INTEGER
+    if isinstance(value, float):
+        return NUMBER
+    if isinstance(value, User | Member):
+        return USER
+    if isinstance(value, Role):
+        return ROLE
+    if isinstance(value, Channel):
+        return CHANNEL
+    return STRING

@@ -1,0 +1,471 @@
+"""The emulator's state: the world tests build (users, guilds, channels) and the messages the bot posts."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .commands import CommandRegistry
+from .errors import (
+    CANNOT_EDIT_OTHERS_MESSAGE,
+    EMPTY_MESSAGE,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_GUILD,
+    UNKNOWN_MEMBER,
+    UNKNOWN_MESSAGE,
+    UNKNOWN_USER,
+    DiscordHTTPError,
+    FormErrors,
+    not_found,
+)
+from .mentions import resolve_pings
+from .models import (
+    DM_CHANNEL,
+    EPHEMERAL,
+    LOADING,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    TEXT_CHANNEL,
+    Application,
+    Channel,
+    Guild,
+    Member,
+    Message,
+    MessageVersion,
+    Overwrite,
+    Role,
+    User,
+    utcnow,
+)
+from .payloads import channel_payload, member_payload, message_payload, role_payload
+from .permissions import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Perm, channel_permissions
+from .snowflakes import SnowflakeFactory
+from .validation import check_message_body, normalize_components, normalize_embeds
+from .waiting import Notifier
+
+if TYPE_CHECKING:
+    from .interactions import Interaction
+
+GUILDS_INTENT = 1 << 0
+GUILD_MEMBERS_INTENT = 1 << 1
+GUILD_MESSAGES_INTENT = 1 << 9
+DIRECT_MESSAGES_INTENT = 1 << 12
+
+DispatchHook = Callable[[int | None, str, dict[str, Any], int], None]
+"""Called as ``hook(guild_id or None for DMs, event name, data, intent bits needed or 0)``."""
+
+SETTABLE_FLAGS = (1 << 2) | (1 << 12) | (1 << 15)
+"""SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2: the flags a bot may set itself."""
+
+
+class World:
+    def __init__(self, notifier: Notifier, *, bot_name: str = "TicTacToe") -> None:
+        self.notifier = notifier
+        self.snowflakes = SnowflakeFactory()
+        self.users: dict[int, User] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self._channel_messages: dict[int, list[Message]] = {}
+        self._dm_channels: dict[int, Channel] = {}
+        owner = self.create_user("app-owner")
+        app_id = self.snowflakes.next()
+        bot = User(id=app_id, username=bot_name, bot=True)
+        self.users[bot.id] = bot
+        self.application = Application(id=app_id, name=bot_name, owner=owner, bot=bot)
+        self.commands = CommandRegistry(self.snowflakes, app_id)
+        self.dispatch_hook: DispatchHook = lambda guild_id, event, data, intent: None
+
+    @property
+    def bot(self) -> User:
+        return self.application.bot
+
+    def _dispatch(self, guild_id: int | None, event: str, data: dict[str, Any], intent: int) -> None:
+        self.dispatch_hook(guild_id, event, data, intent)
+
+    # ----------------------------------------------------------------------------------- building
+
+    def create_user(self, username: str, *, bot: bool = False, global_name: str | None = None) -> User:
+        user = User(id=self.snowflakes.next(), username=username, bot=bot, global_name=global_name)
+        self.users[user.id] = user
+        return user
+
+    def create_guild(
+        self,
+        name: str = "Test Server",
+        *,
+        owner: User | None = None,
+        shard: tuple[int, int] | None = None,
+        channels: Sequence[str] = ("general",),
+        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+    ) -> Guild:
+        """A guild the bot has joined, with @everyone, the bot's managed role and the given text channels.
+
+        ``shard=(id, count)`` picks an id whose events go to that shard. When the bot is connected, the
+        guild arrives on its shard as GUILD_CREATE, as when a bot is invited.
+        """
+        owner = owner or self.create_user(f"{name.lower().replace(' ', '-')}-owner")
+        guild = Guild(id=self.snowflakes.next(shard=shard), name=name, owner_id=owner.id)
+        guild.roles[guild.id] = Role(
+            id=guild.id, guild_id=guild.id, name="@everyone", permissions=everyone_permissions
+        )
+        bot_role = Role(
+            id=self.snowflakes.next(),
+            guild_id=guild.id,
+            name=self.bot.username,
+            permissions=bot_permissions,
+            position=1,
+            managed=True,
+            bot_id=self.bot.id,
+        )
+        guild.roles[bot_role.id] = bot_role
+        self.guilds[guild.id] = guild
+        guild.members[owner.id] = Member(user=owner, guild_id=guild.id)
+        guild.members[self.bot.id] = Member(user=self.bot, guild_id=guild.id, role_ids=[bot_role.id])
+        for channel_name in channels:
+            self._add_channel(guild, channel_name, TEXT_CHANNEL, None)
+        self._dispatch(guild.id, "GUILD_CREATE", {"id": str(guild.id)}, GUILDS_INTENT)
+        self.notifier.notify()
+        return guild
+
+    def bot_member(self, guild: Guild) -> Member:
+        return guild.members[self.bot.id]
+
+    def bot_role(self, guild: Guild) -> Role:
+        return next(role for role in guild.roles.values() if role.bot_id == self.bot.id)
+
+    def create_role(
+        self,
+        guild: Guild,
+        name: str,
+        *,
+        permissions: int = 0,
+        mentionable: bool = False,
+        color: int = 0,
+    ) -> Role:
+        role = Role(
+            id=self.snowflakes.next(),
+            guild_id=guild.id,
+            name=name,
+            permissions=int(permissions),
+            position=len(guild.roles),
+            mentionable=mentionable,
+            color=color,
+        )
+        guild.roles[role.id] = role
+        self._dispatch(
+            guild.id,
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": role_payload(role)},
+            GUILDS_INTENT,
+        )
+        self.notifier.notify()
+        return role
+
+    def _add_channel(self, guild: Guild, name: str, kind: int, parent: Channel | None) -> Channel:
+        channel = Channel(
+            id=self.snowflakes.next(),
+            type=kind,
+            name=name,
+            guild_id=guild.id,
+            position=len(guild.channels),
+            parent_id=None if parent is None else parent.id,
+        )
+        guild.channels[channel.id] = channel
+        self.channels[channel.id] = channel
+        self._channel_messages[channel.id] = []
+        return channel
+
+    def create_channel(self, guild: Guild, name: str, *, kind: int = TEXT_CHANNEL) -> Channel:
+        channel = self._add_channel(guild, name, kind, None)
+        self._dispatch(guild.id, "CHANNEL_CREATE", channel_payload(channel), GUILDS_INTENT)
+        self.notifier.notify()
+        return channel
+
+    def create_thread(
+        self, parent: Channel, name: str, *, private: bool = False, owner: User | None = None
+    ) -> Channel:
+        """A thread under a text channel; a thread is a channel of its own for games and messages."""
+        if parent.guild_id is None:
+            raise ValueError("threads live in guild channels")
+        guild = self.guilds[parent.guild_id]
+        thread = self._add_channel(guild, name, PRIVATE_THREAD if private else PUBLIC_THREAD, parent)
+        thread.owner_id = (owner or self.bot).id
+        self._dispatch(
+            guild.id, "THREAD_CREATE", {**channel_payload(thread), "newly_created": True}, GUILDS_INTENT
+        )
+        self.notifier.notify()
+        return thread
+
+    def set_overwrite(
+        self, channel: Channel, target: Role | Member | User, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        kind = 0 if isinstance(target, Role) else 1
+        channel.overwrites[target.id] = Overwrite(id=target.id, type=kind, allow=int(allow), deny=int(deny))
+        if channel.guild_id is not None:
+            self._dispatch(channel.guild_id, "CHANNEL_UPDATE", channel_payload(channel), GUILDS_INTENT)
+        self.notifier.notify()
+
+    def add_member(
+        self, guild: Guild, user: User, *, roles: Iterable[Role] = (), nick: str | None = None
+    ) -> Member:
+        member = Member(user=user, guild_id=guild.id, role_ids=[role.id for role in roles], nick=nick)
+        guild.members[user.id] = member
+        data = {**member_payload(member), "guild_id": str(guild.id)}
+        self._dispatch(guild.id, "GUILD_MEMBER_ADD", data, GUILD_MEMBERS_INTENT)
+        self.notifier.notify()
+        return member
+
+    def create_member(
+        self,
+        guild: Guild,
+        username: str,
+        *,
+        roles: Iterable[Role] = (),
+        bot: bool = False,
+        nick: str | None = None,
+        global_name: str | None = None,
+    ) -> Member:
+        """A new user who is a member of ``guild``."""
+        return self.add_member(
+            guild, self.create_user(username, bot=bot, global_name=global_name), roles=roles, nick=nick
+        )
+
+    def remove_member(self, guild: Guild, user: User | Member) -> None:
+        """The user leaves the guild (stays a Discord user, so DMs and old options still name them)."""
+        user = user.user if isinstance(user, Member) else user
+        guild.members.pop(user.id, None)
+        data = {"guild_id": str(guild.id), "user": {"id": str(user.id), "username": user.username}}
+        self._dispatch(guild.id, "GUILD_MEMBER_REMOVE", data, GUILD_MEMBERS_INTENT)
+        self.notifier.notify()
+
+    def dm_channel(self, user: User) -> Channel:
+        """The DM channel between ``user`` and the bot (created on first use, like Discord)."""
+        channel = self._dm_channels.get(user.id)
+        if channel is None:
+            channel = Channel(id=self.snowflakes.next(), type=DM_CHANNEL, recipients=[user])
+            self._dm_channels[user.id] = channel
+            self.channels[channel.id] = channel
+            self._channel_messages[channel.id] = []
+        return channel
+
+    # ----------------------------------------------------------------------------------- lookups
+
+    def guild_of(self, channel: Channel) -> Guild | None:
+        return None if channel.guild_id is None else self.guilds[channel.guild_id]
+
+    def member_of(self, guild: Guild, user: User | Member) -> Member | None:
+        return guild.members.get(user.id)
+
+    def find_user(self, user_id: int) -> User | None:
+        return self.users.get(user_id)
+
+    def get_channel(self, channel_id: str | int) -> Channel:
+        channel = self.channels.get(_as_int(channel_id))
+        if channel is None:
+            raise not_found(UNKNOWN_CHANNEL, "Channel")
+        return channel
+
+    def get_guild(self, guild_id: str | int) -> Guild:
+        guild = self.guilds.get(_as_int(guild_id))
+        if guild is None:
+            raise not_found(UNKNOWN_GUILD, "Guild")
+        return guild
+
+    def get_user(self, user_id: str | int) -> User:
+        user = self.users.get(_as_int(user_id))
+        if user is None:
+            raise not_found(UNKNOWN_USER, "User")
+        return user
+
+    def get_member(self, guild: Guild, user_id: str | int) -> Member:
+        member = guild.members.get(_as_int(user_id))
+        if member is None:
+            raise not_found(UNKNOWN_MEMBER, "Member")
+        return member
+
+    def get_channel_message(self, channel: Channel, message_id: str | int) -> Message:
+        """A message as the channel API sees it: ephemeral and deleted messages do not exist there."""
+        message = self.messages.get(_as_int(message_id))
+        if message is None or message.deleted or message.ephemeral or message.channel is not channel:
+            raise not_found(UNKNOWN_MESSAGE, "Message")
+        return message
+
+    def bot_permissions(self, channel: Channel) -> int:
+        guild = self.guild_of(channel)
+        if guild is None:
+            return int(Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES | Perm.READ_MESSAGE_HISTORY | Perm.EMBED_LINKS)
+        return channel_permissions(guild, self.bot_member(guild), channel)
+
+    def require_bot_permissions(self, channel: Channel, needed: int) -> None:
+        have = self.bot_permissions(channel)
+        if not have & Perm.VIEW_CHANNEL:
+            raise DiscordHTTPError(403, MISSING_ACCESS, "Missing Access")
+        if have & needed != needed:
+            raise DiscordHTTPError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+    def messages_in(self, channel: Channel, *, include_ephemeral: bool = False) -> list[Message]:
+        return [
+            message
+            for message in self._channel_messages.get(channel.id, [])
+            if not message.deleted and (include_ephemeral or not message.ephemeral)
+        ]
+
+    # ----------------------------------------------------------------------------------- messages
+
+    def _pings(self, message: Message, body: dict[str, Any]) -> None:
+        guild = self.guild_of(message.channel)
+        may_everyone = bool(self.bot_permissions(message.channel) & Perm.MENTION_EVERYONE)
+        pings = resolve_pings(
+            message.content,
+            message.allowed_mentions,
+            find_user=self.find_user,
+            guild=guild,
+            may_mention_everyone=may_everyone,
+        )
+        message.mentions = pings.users
+        message.mention_roles = pings.roles
+        message.mention_everyone = pings.everyone
+
+    def post_message(
+        self,
+        channel: Channel,
+        body: dict[str, Any],
+        *,
+        attachments: Sequence[dict[str, Any]] = (),
+        interaction: Interaction | None = None,
+        ephemeral_to: User | None = None,
+        message_type: int = 0,
+        loading: bool = False,
+    ) -> Message:
+        """A message by the bot: validated, with pings resolved, stored and dispatched as MESSAGE_CREATE.
+
+        ``loading`` makes the "thinking" placeholder of a deferred interaction response.
+        """
+        errors = FormErrors()
+        check_message_body(body, errors)
+        errors.raise_if_any()
+        content = body.get("content") or ""
+        embeds = normalize_embeds(body.get("embeds") or [])
+        components = normalize_components(body.get("components") or [])
+        if not loading and not (content or embeds or components or attachments or body.get("sticker_ids")):
+            raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+        flags = int(body.get("flags") or 0) & SETTABLE_FLAGS
+        if ephemeral_to is not None:
+            flags |= EPHEMERAL
+        if loading:
+            flags |= LOADING
+        message = Message(
+            id=self.snowflakes.next(),
+            channel=channel,
+            author=self.bot,
+            content=content,
+            embeds=embeds,
+            components=components,
+            attachments=list(attachments),
+            flags=flags,
+            type=message_type,
+            tts=bool(body.get("tts", False)),
+            allowed_mentions=body.get("allowed_mentions"),
+            webhook_id=self.application.id if interaction is not None else None,
+            application_id=self.application.id if interaction is not None else None,
+            interaction=interaction,
+            visible_to=None if ephemeral_to is None else ephemeral_to.id,
+            message_reference=body.get("message_reference"),
+        )
+        self._pings(message, body)
+        self._snapshot(message)
+        self.messages[message.id] = message
+        self._channel_messages.setdefault(channel.id, []).append(message)
+        if not message.ephemeral:
+            self._dispatch_message("MESSAGE_CREATE", message)
+        self.notifier.notify()
+        return message
+
+    def edit_message(
+        self, message: Message, body: dict[str, Any], *, attachments: Sequence[dict[str, Any]] = ()
+    ) -> Message:
+        """Apply a PATCH: only the fields present change; ``null`` clears a field."""
+        if message.author is not self.bot:
+            raise DiscordHTTPError(
+                403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user"
+            )
+        errors = FormErrors()
+        check_message_body(body, errors)
+        errors.raise_if_any()
+        content = message.content
+        embeds = message.embeds
+        components = message.components
+        kept = message.attachments
+        if "content" in body:
+            content = body["content"] or ""
+        if "embeds" in body:
+            embeds = normalize_embeds(body["embeds"] or [])
+        if "components" in body:
+            components = normalize_components(body["components"] or [])
+        if "attachments" in body:
+            keep_ids = {str(item.get("id")) for item in body["attachments"] or []}
+            kept = [item for item in message.attachments if str(item["id"]) in keep_ids]
+        kept = [*kept, *attachments]
+        if not (content or embeds or components or kept):
+            raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+        message.content, message.embeds, message.components, message.attachments = (
+            content,
+            embeds,
+            components,
+            kept,
+        )
+        if "flags" in body and body["flags"] is not None:
+            message.flags = (message.flags & ~SETTABLE_FLAGS) | (int(body["flags"]) & SETTABLE_FLAGS)
+        message.flags &= ~LOADING
+        if "allowed_mentions" in body:
+            message.allowed_mentions = body["allowed_mentions"]
+        self._pings(message, body)
+        message.edited_at = utcnow()
+        self._snapshot(message)
+        if not message.ephemeral:
+            self._dispatch_message("MESSAGE_UPDATE", message)
+        self.notifier.notify()
+        return message
+
+    def delete_message(self, message: Message) -> None:
+        message.deleted = True
+        if not message.ephemeral:
+            data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.guild_id is not None:
+                data["guild_id"] = str(message.guild_id)
+            intent = DIRECT_MESSAGES_INTENT if message.guild_id is None else GUILD_MESSAGES_INTENT
+            self._dispatch(message.guild_id, "MESSAGE_DELETE", data, intent)
+        self.notifier.notify()
+
+    def _snapshot(self, message: Message) -> None:
+        message.history.append(
+            MessageVersion(
+                content=message.content,
+                embeds=message.embeds,
+                components=message.components,
+                flags=message.flags,
+                at=time.monotonic(),
+            )
+        )
+
+    def _dispatch_message(self, event: str, message: Message) -> None:
+        data = message_payload(message, with_guild_id=True)
+        guild = self.guild_of(message.channel)
+        if guild is not None:
+            member = guild.members.get(message.author.id)
+            if member is not None:
+                data["member"] = member_payload(member, with_user=False)
+        intent = DIRECT_MESSAGES_INTENT if guild is None else GUILD_MESSAGES_INTENT
+        self._dispatch(message.guild_id, event, data, intent)
+
+
+def _as_int(value: str | int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1
