@@ -1,0 +1,98 @@
+"""Engine and sessions: the database connection a process holds, set up for a bot.
+
+SQLite gets, on every connection: WAL (readers never wait for the writer), foreign
+keys on, a busy timeout (a second process waits for the write lock instead of
+failing), and ``synchronous=NORMAL``. In WAL mode a commit is complete once its
+frames are written to the WAL file; ``NORMAL`` skips only the fsync, so a killed
+process never loses a committed move (the write is in the operating system's
+cache); only a power cut or kernel crash can drop the last commits, and the
+database stays consistent even then. ``FULL`` would add one fsync per move.
+
+Writes begin with ``BEGIN IMMEDIATE`` on SQLite: a transaction that reads the game
+and then updates it takes the write lock up front, so it waits for a concurrent
+writer (busy timeout) instead of failing when its snapshot is outdated. Within one
+process, writers also queue on an :class:`asyncio.Lock` rather than polling the
+file lock. PostgreSQL needs neither: the repository's compare-and-set on the
+game's version decides races there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from bot.db.repository import Repository
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+_WRITE_OPTION = "ttt_write"
+
+
+def is_sqlite(url: str | URL) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def create_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
+    """An async engine for ``url``; on SQLite every connection gets the bot's pragmas."""
+    engine = create_async_engine(url, **kwargs)
+    if is_sqlite(url):
+        _configure_sqlite(engine)
+    return engine
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        # Leave transactions to the "begin" hook below instead of the driver's implicit BEGIN.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        write = connection.get_execution_options().get(_WRITE_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+class Database:
+    """The engine and session factories of one process; hands out repositories in transactions."""
+
+    def __init__(self, url: str | URL, *, echo: bool = False) -> None:
+        self.url = make_url(url)
+        self.sqlite = is_sqlite(self.url)
+        self.engine = create_engine(self.url, echo=echo)
+        self._reads = async_sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
+        writer = self.engine.execution_options(**{_WRITE_OPTION: True})
+        self._writes = async_sessionmaker(writer, expire_on_commit=False, autoflush=False)
+        self._write_lock = asyncio.Lock() if self.sqlite else None
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Repository]:
+        """A repository in a write transaction: committed at the end, rolled back on any error."""
+        if self._write_lock is None:
+            async with self._writes() as session, session.begin():
+                yield Repository(session)
+            return
+        async with self._write_lock, self._writes() as session, session.begin():
+            yield Repository(session)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Repository]:
+        """A repository in a read-only transaction (a consistent snapshot; never blocks writers)."""
+        async with self._reads() as session:
+            yield Repository(session)
+
+    async def close(self) -> None:
+        await self.engine.dispose()

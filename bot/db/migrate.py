@@ -1,0 +1,74 @@
+"""Schema upgrades with Alembic, configured in code (no ini file needed at run time).
+
+The migration scripts live in ``migrations/`` at the top of the repository.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import pool
+from sqlalchemy.engine import URL, Connection, make_url
+
+from bot.db.database import create_engine
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def alembic_config(database_url: str | URL) -> Config:
+    """An Alembic configuration for ``database_url`` and the repository's migration scripts."""
+    url = make_url(database_url).render_as_string(hide_password=False)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+
+
+async def _run(database_url: str | URL, target: str, upgrade: bool) -> None:
+    config = alembic_config(database_url)
+    engine = create_engine(database_url, poolclass=pool.NullPool)
+
+    def migrate(connection: Connection) -> None:
+        config.attributes["connection"] = connection
+        if upgrade:
+            command.upgrade(config, target)
+        else:
+            command.downgrade(config, target)
+
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(migrate)
+    finally:
+        await engine.dispose()
+
+
+async def upgrade_to_head(database_url: str) -> None:
+    """Bring the schema of ``database_url`` to the newest migration (creating it if empty)."""
+    await _run(database_url, "head", upgrade=True)
+
+
+async def downgrade_to(database_url: str, revision: str = "base") -> None:
+    """Undo migrations down to ``revision`` (``base``: an empty schema)."""
+    await _run(database_url, revision, upgrade=False)
+
+
+async def current_revision(database_url: str) -> str | None:
+    """The revision the database is at, or None before the first migration."""
+    engine = create_engine(database_url, poolclass=pool.NullPool)
+
+    def read(connection: Connection) -> str | None:
+        return MigrationContext.configure(connection).get_current_revision()
+
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(read)
+    finally:
+        await engine.dispose()

@@ -1,0 +1,162 @@
+"""The tables: players, games, their moves, and ratings per scope.
+
+Discord ids (users, guilds, channels, messages) are snowflakes and need 64 bits.
+A side of a game played by the bot has no player id; the game's ``level`` says how
+well the bot plays. Schema changes go through Alembic (``migrations/``); a test
+checks that the migrations and these models agree.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Enum,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from bot.db.enums import EndReason, GameResult, GameStatus
+from bot.db.types import UtcDateTime
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+GLOBAL_SCOPE = 0
+"""The rating scope of the global leaderboard; any other scope is a guild id (never 0 on Discord)."""
+
+LIVE_GAME_CONDITION = "status IN ('pending', 'active')"
+"""Where-clause of the partial unique index: at most one live game per channel."""
+
+
+def _enum(kind: type[GameStatus] | type[GameResult] | type[EndReason], name: str) -> Enum:
+    return Enum(
+        kind,
+        name=name,
+        native_enum=False,
+        create_constraint=True,
+        length=16,
+        values_callable=lambda members: [member.value for member in members],
+        validate_strings=True,
+    )
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Player(Base):
+    """A Discord user (or the terminal's local player) who has played or been challenged."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class Game(Base):
+    """One game or challenge in one channel.
+
+    ``board`` (compact text), ``ply`` and ``last_cell`` repeat what the moves say, so a
+    move reads one row. ``deadline`` is when a pending challenge expires or when the
+    human on turn loses by timeout; it is null while the bot is to move and once the
+    game is over. ``version`` goes up with every change of state: writes compare and
+    set it, so of two racing changes exactly one applies.
+    """
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint("x_player_id IS NOT NULL OR o_player_id IS NOT NULL", name="one_human"),
+        CheckConstraint(
+            "(level IS NULL) = (x_player_id IS NOT NULL AND o_player_id IS NOT NULL)", name="level_iff_bot"
+        ),
+        CheckConstraint("size IN (3, 4, 5)", name="size"),
+        CheckConstraint("ply >= 0 AND ply <= size * size", name="ply"),
+        Index(
+            "uq_games_live_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=text(LIVE_GAME_CONDITION),
+            postgresql_where=text(LIVE_GAME_CONDITION),
+        ),
+        Index("ix_games_status_deadline", "status", "deadline"),
+        Index("ix_games_created_by_created_at", "created_by", "created_at"),
+        Index("ix_games_x_player_id", "x_player_id"),
+        Index("ix_games_o_player_id", "o_player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    size: Mapped[int] = mapped_column(SmallInteger)
+    k: Mapped[int] = mapped_column(SmallInteger)
+    level: Mapped[str | None] = mapped_column(String(16))
+    x_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    o_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    created_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    status: Mapped[GameStatus] = mapped_column(_enum(GameStatus, "game_status"))
+    result: Mapped[GameResult | None] = mapped_column(_enum(GameResult, "game_result"))
+    end_reason: Mapped[EndReason | None] = mapped_column(_enum(EndReason, "end_reason"))
+    board: Mapped[str] = mapped_column(String(25))
+    ply: Mapped[int] = mapped_column(SmallInteger, server_default=text("0"))
+    last_cell: Mapped[int | None] = mapped_column(SmallInteger)
+    deadline: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    message_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    rating_weight: Mapped[float] = mapped_column(Float, server_default=text("0"))
+    version: Mapped[int] = mapped_column(Integer, server_default=text("1"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class Move(Base):
+    """One stored move; ``(game_id, ply)`` is the key, so a ply can be stored only once."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    ply: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    cell: Mapped[int] = mapped_column(SmallInteger)
+    mark: Mapped[str] = mapped_column(String(1))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    played_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class Rating(Base):
+    """A player's Elo rating in one scope: a guild id, or :data:`GLOBAL_SCOPE`.
+
+    Only rated games (humans against humans) change it; the counters count rated games.
+    """
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_scope_rating", "scope", "rating"),)
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    rating: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    wins: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    losses: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    draws: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    best_rating: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)

@@ -1,0 +1,247 @@
+"""Every query the bot makes, and nothing else: no rules live here.
+
+A :class:`Repository` wraps one session inside one transaction (see
+:class:`bot.db.database.Database`). Changes of a game's state go through
+:meth:`Repository.update_game`, a compare-and-set on the game's ``version``
+(``UPDATE games ... WHERE id = :id AND version = :version``): when two writers
+read the same version, the database applies exactly one of them, whether they
+run in one process or in several processes sharing one PostgreSQL server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Insert, and_, func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
+
+from bot.db.enums import LIVE_STATUSES, GameStatus
+from bot.db.models import Game, Move, Player, Rating
+
+
+class Repository:
+    """Queries over one session; the caller owns the transaction."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    def _insert(self, model: type[Player] | type[Rating]) -> Any:
+        """An INSERT that supports ``on_conflict_do_*`` on the session's dialect."""
+        dialect = self.session.get_bind().dialect.name
+        module: Any = postgresql if dialect == "postgresql" else sqlite
+        statement: Insert = module.insert(model)
+        return statement
+
+    # Players
+
+    async def save_player(self, user_id: int, display_name: str, now: datetime) -> None:
+        """Insert the player, or update their last known display name."""
+        statement = self._insert(Player).values(
+            id=user_id, display_name=display_name, created_at=now, updated_at=now
+        )
+        statement = statement.on_conflict_do_update(
+            index_elements=[Player.id], set_={"display_name": display_name, "updated_at": now}
+        )
+        await self.session.execute(statement)
+
+    async def display_names(self, user_ids: Iterable[int]) -> dict[int, str]:
+        wanted = set(user_ids)
+        if not wanted:
+            return {}
+        rows = await self.session.execute(select(Player.id, Player.display_name).where(Player.id.in_(wanted)))
+        return {user_id: name for user_id, name in rows.tuples()}
+
+    # Games
+
+    async def game(self, game_id: int) -> Game | None:
+        return await self.session.get(Game, game_id)
+
+    async def live_game(self, channel_id: int) -> Game | None:
+        """The pending or active game of a channel, if any."""
+        result = await self.session.execute(
+            select(Game).where(Game.channel_id == channel_id, Game.status.in_(LIVE_STATUSES))
+        )
+        return result.scalars().first()
+
+    async def add_game(self, **values: Any) -> Game | None:
+        """Insert a game; None when the channel already has a live one (the partial unique index)."""
+        game = Game(**values)
+        try:
+            async with self.session.begin_nested():
+                self.session.add(game)
+                await self.session.flush([game])
+        except IntegrityError:
+            return None
+        return game
+
+    async def update_game(self, game: Game, **values: Any) -> bool:
+        """Compare-and-set: apply ``values`` only if the stored version is still ``game.version``.
+
+        On success the version goes up by one and ``game`` shows the new values; on
+        failure (another writer got there first) nothing changes and False is returned.
+        """
+        expected = game.version
+        values["version"] = expected + 1
+        result = await self.session.execute(
+            update(Game)
+            .where(Game.id == game.id, Game.version == expected)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(result, "rowcount", 0) != 1:
+            return False
+        for name, value in values.items():
+            set_committed_value(game, name, value)
+        return True
+
+    async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
+        """Remember where the game's board message is; not a change of state, so no version bump."""
+        result = await self.session.execute(
+            update(Game)
+            .where(Game.id == game_id)
+            .values(message_channel_id=channel_id, message_id=message_id)
+            .execution_options(synchronize_session=False)
+        )
+        return getattr(result, "rowcount", 0) == 1
+
+    async def last_game_created_by(self, user_id: int) -> datetime | None:
+        result = await self.session.execute(
+            select(func.max(Game.created_at)).where(Game.created_by == user_id)
+        )
+        value: datetime | None = result.scalar_one_or_none()
+        return value
+
+    async def due_games(self, now: datetime, limit: int = 100) -> Sequence[Game]:
+        """Live games whose deadline has passed, oldest deadline first."""
+        result = await self.session.execute(
+            select(Game)
+            .where(Game.status.in_(LIVE_STATUSES), Game.deadline.is_not(None), Game.deadline <= now)
+            .order_by(Game.deadline, Game.id)
+            .limit(limit)
+        )
+        return result.scalars().all()
+
+    async def next_deadline(self) -> datetime | None:
+        result = await self.session.execute(
+            select(Game.deadline)
+            .where(Game.status.in_(LIVE_STATUSES), Game.deadline.is_not(None))
+            .order_by(Game.deadline)
+            .limit(1)
+        )
+        return result.scalar_one_or_none()
+
+    async def games_awaiting_bot(self, limit: int = 1000) -> Sequence[Game]:
+        """Active games in which it is the bot's turn (X moves at even plies, O at odd ones)."""
+        bot_is_x = and_(Game.x_player_id.is_(None), Game.ply % 2 == 0)
+        bot_is_o = and_(Game.o_player_id.is_(None), Game.ply % 2 == 1)
+        result = await self.session.execute(
+            select(Game)
+            .where(Game.status == GameStatus.ACTIVE, or_(bot_is_x, bot_is_o))
+            .order_by(Game.updated_at, Game.id)
+            .limit(limit)
+        )
+        return result.scalars().all()
+
+    async def finished_games_of(self, user_id: int) -> Sequence[Game]:
+        """Every finished game the user played, oldest first."""
+        result = await self.session.execute(
+            select(Game)
+            .where(
+                or_(Game.x_player_id == user_id, Game.o_player_id == user_id),
+                Game.status == GameStatus.FINISHED,
+            )
+            .order_by(Game.finished_at, Game.id)
+        )
+        return result.scalars().all()
+
+    async def games_between_since(self, a: int, b: int, since: datetime, exclude_game_id: int) -> int:
+        """How many finished games the two players played against each other since ``since``."""
+        pair = or_(
+            and_(Game.x_player_id == a, Game.o_player_id == b),
+            and_(Game.x_player_id == b, Game.o_player_id == a),
+        )
+        result = await self.session.execute(
+            select(func.count())
+            .select_from(Game)
+            .where(
+                pair,
+                Game.status == GameStatus.FINISHED,
+                Game.finished_at >= since,
+                Game.id != exclude_game_id,
+            )
+        )
+        return int(result.scalar_one())
+
+    # Moves
+
+    async def add_move(
+        self, game_id: int, ply: int, cell: int, mark: str, player_id: int | None, played_at: datetime
+    ) -> None:
+        self.session.add(
+            Move(game_id=game_id, ply=ply, cell=cell, mark=mark, player_id=player_id, played_at=played_at)
+        )
+        await self.session.flush()
+
+    async def moves(self, game_id: int) -> Sequence[Move]:
+        result = await self.session.execute(select(Move).where(Move.game_id == game_id).order_by(Move.ply))
+        return result.scalars().all()
+
+    # Ratings
+
+    async def lock_ratings(
+        self, player_ids: Sequence[int], scopes: Sequence[int], initial: float, now: datetime
+    ) -> dict[tuple[int, int], Rating]:
+        """The rating rows of these players in these scopes, created at ``initial`` if missing,
+        locked for this transaction (in a fixed order, so two games ending at once cannot deadlock)."""
+        for scope in sorted(set(scopes)):
+            for player_id in sorted(set(player_ids)):
+                statement = self._insert(Rating).values(
+                    player_id=player_id,
+                    scope=scope,
+                    rating=initial,
+                    best_rating=initial,
+                    games=0,
+                    wins=0,
+                    losses=0,
+                    draws=0,
+                    updated_at=now,
+                )
+                await self.session.execute(statement.on_conflict_do_nothing())
+        result = await self.session.execute(
+            select(Rating)
+            .where(Rating.player_id.in_(player_ids), Rating.scope.in_(scopes))
+            .order_by(Rating.scope, Rating.player_id)
+            .with_for_update()
+        )
+        return {(row.player_id, row.scope): row for row in result.scalars().all()}
+
+    async def rating(self, player_id: int, scope: int) -> Rating | None:
+        return await self.session.get(Rating, (player_id, scope))
+
+    async def leaderboard(self, scope: int, min_games: int, limit: int) -> Sequence[tuple[Rating, str]]:
+        """The best rated players of a scope who have at least ``min_games`` rated games."""
+        result = await self.session.execute(
+            select(Rating, Player.display_name)
+            .join(Player, Player.id == Rating.player_id)
+            .where(Rating.scope == scope, Rating.games >= min_games)
+            .order_by(Rating.rating.desc(), Rating.games.desc(), Rating.player_id)
+            .limit(limit)
+        )
+        return [(rating, name) for rating, name in result.tuples()]
+
+    async def rank(self, player_id: int, scope: int, min_games: int) -> int | None:
+        """The player's place on the scope's leaderboard, or None when they are not ranked."""
+        own = await self.rating(player_id, scope)
+        if own is None or own.games < min_games:
+            return None
+        result = await self.session.execute(
+            select(func.count())
+            .select_from(Rating)
+            .where(Rating.scope == scope, Rating.games >= min_games, Rating.rating > own.rating)
+        )
+        return int(result.scalar_one()) + 1
