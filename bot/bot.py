@@ -153,6 +153,12 @@ class TicTacToeBot(commands.Bot):
         user = self.user
         log.info("Connected as %s (id %s) to %d server(s)", user, user.id if user else "?", len(self.guilds))
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # discord.py's delayed READY task can fire after close() has dropped the event loop; drop it then.
+        if self.is_closed():
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     async def close(self) -> None:
         """Finish the interactions in flight, close the gateway, then the engine pool and the database."""
         if not self._shutting_down:
@@ -175,6 +181,8 @@ class ShardedTicTacToeBot(TicTacToeBot, commands.AutoShardedBot):
 def create_bot(settings: Settings) -> TicTacToeBot:
     """A bot for ``settings``, with discord.py's REST client pointed at ``DISCORD_API_BASE``."""
     discord.http.Route.BASE = settings.discord_api_base
+    discord.VoiceClient.warn_nacl = False  # no voice here: skip discord.py's warnings about voice libraries
+    discord.VoiceClient.warn_dave = False
     if settings.shard_count is None:
         return TicTacToeBot(settings)
     shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None

@@ -1,6 +1,6 @@
 """Fixtures: the emulator and one bot process per test module (see ``harness``).
 
-A module sets its bot's extra settings with a module-level ``BOT_SETTINGS`` dict.
+A module changes its bot's settings by overriding the ``bot_settings`` fixture.
 """
 
 from __future__ import annotations
@@ -21,11 +21,17 @@ async def emu() -> AsyncIterator[DiscordEmulator]:
         yield emulator
 
 
+@pytest.fixture(scope="module")
+def bot_settings() -> dict[str, str]:
+    """Settings (environment variables) of the module's bot beyond the harness's defaults."""
+    return {}
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def bot(
-    emu: DiscordEmulator, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    emu: DiscordEmulator, bot_settings: dict[str, str], tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[BotProcess]:
-    settings: dict[str, str] = getattr(request.module, "BOT_SETTINGS", {})
+    settings = bot_settings
     process = BotProcess(emu, Path(tmp_path_factory.mktemp("bot")), settings)
     await process.start()
     try:

@@ -206,7 +206,8 @@ def challenge_text(game: GameView) -> MessageText:
             content = f"The challenge from {inviter} to {invited} was cancelled."
         embed.add_field(name="Result", value=content, inline=False)
         embed.set_footer(text=f"Game {game.id}")
-    return MessageText(content, embed, players_only(game))
+    pinged = [discord.Object(id=challenged.user_id)] if challenged and challenged.user_id else []
+    return MessageText(content, embed, discord.AllowedMentions(everyone=False, roles=False, users=pinged))
 
 
 def is_challenge_message(game: GameView) -> bool:
