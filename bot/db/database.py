@@ -31,6 +31,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from bot.db.repository import Repository
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+SQLITE_SYNCHRONOUS = "NORMAL"
 _WRITE_OPTION = "ttt_write"
 
 
@@ -56,7 +57,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
         finally:
             cursor.close()
 

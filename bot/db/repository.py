@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Insert, and_, func, or_, select, update
+from sqlalchemy import Insert, and_, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -54,12 +54,16 @@ class Repository:
         if not wanted:
             return {}
         rows = await self.session.execute(select(Player.id, Player.display_name).where(Player.id.in_(wanted)))
-        return {user_id: name for user_id, name in rows.tuples()}
+        return {user_id: name for user_id, name in rows.all()}
 
     # Games
 
     async def game(self, game_id: int) -> Game | None:
         return await self.session.get(Game, game_id)
+
+    async def reload(self, game: Game) -> None:
+        """Read ``game`` again (after losing a compare-and-set, to show what won)."""
+        await self.session.refresh(game)
 
     async def live_game(self, channel_id: int) -> Game | None:
         """The pending or active game of a channel, if any."""
@@ -74,7 +78,7 @@ class Repository:
         try:
             async with self.session.begin_nested():
                 self.session.add(game)
-                await self.session.flush([game])
+                await self.session.flush()
         except IntegrityError:
             return None
         return game
@@ -182,10 +186,11 @@ class Repository:
     async def add_move(
         self, game_id: int, ply: int, cell: int, mark: str, player_id: int | None, played_at: datetime
     ) -> None:
-        self.session.add(
-            Move(game_id=game_id, ply=ply, cell=cell, mark=mark, player_id=player_id, played_at=played_at)
+        await self.session.execute(
+            insert(Move).values(
+                game_id=game_id, ply=ply, cell=cell, mark=mark, player_id=player_id, played_at=played_at
+            )
         )
-        await self.session.flush()
 
     async def moves(self, game_id: int) -> Sequence[Move]:
         result = await self.session.execute(select(Move).where(Move.game_id == game_id).order_by(Move.ply))
@@ -232,7 +237,7 @@ class Repository:
             .order_by(Rating.rating.desc(), Rating.games.desc(), Rating.player_id)
             .limit(limit)
         )
-        return [(rating, name) for rating, name in result.tuples()]
+        return [(rating, name) for rating, name in result.all()]
 
     async def rank(self, player_id: int, scope: int, min_games: int) -> int | None:
         """The player's place on the scope's leaderboard, or None when they are not ranked."""

@@ -1,0 +1,71 @@
+"""The engine in worker processes, so a long search never blocks the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+from bot.engine import Analysis, Board, Level, analyze, choose_move
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def _ready() -> bool:
+    return True
+
+
+class EnginePool:
+    """Runs :func:`choose_move` and :func:`analyze` in an executor.
+
+    By default it owns a :class:`ProcessPoolExecutor` of ``workers`` processes
+    (started with ``spawn``: forking a process that runs an event loop and
+    database threads is unsafe), rebuilt once if a worker dies. An executor
+    passed in is used as is and left open on :meth:`close`.
+    """
+
+    def __init__(self, workers: int = 1, budget_ms: int = 1500, executor: Executor | None = None) -> None:
+        self.workers = workers
+        self.budget_ms = budget_ms
+        self._owned = executor is None
+        self._executor = executor
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._executor
+
+    async def _run(self, function: Callable[..., T], *args: object) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), function, *args)
+        except BrokenProcessPool:
+            if not self._owned:
+                raise
+            log.warning("An engine worker died; starting a new pool")
+            broken, self._executor = self._executor, None
+            if broken is not None:
+                broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._pool(), function, *args)
+
+    async def warm_up(self) -> None:
+        """Start the worker processes now rather than on the first move."""
+        await asyncio.gather(*(self._run(_ready) for _ in range(self.workers)))
+
+    async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        return await self._run(choose_move, board, level, seed, self.budget_ms)
+
+    async def analyze(self, board: Board) -> Analysis:
+        return await self._run(analyze, board, self.budget_ms)
+
+    def close(self) -> None:
+        if self._owned and self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+        self._executor = None

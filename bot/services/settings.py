@@ -1,0 +1,32 @@
+"""What the game service is told from outside: timeouts, pool size, limits (not read from the environment)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bot.services.ratings import RatingRules
+
+Clock = Callable[[], datetime]
+"""Returns the current time, timezone-aware. Tests pass a clock they move by hand."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceSettings:
+    """The service's knobs; the field names match ``bot.config.Settings`` where both have one."""
+
+    turn_timeout_seconds: float = 600.0
+    challenge_timeout_seconds: float = 120.0
+    engine_workers: int = 1
+    engine_budget_ms: int = 1500
+    start_cooldown_seconds: float = 10.0
+    """Per user: the least time between two games (or challenges) they start."""
+    leaderboard_size: int = 10
+    recent_games: int = 5
+    bot_name: str = "Tic-Tac-Toe Bot"
+    ratings: RatingRules = field(default_factory=RatingRules)

@@ -1,0 +1,291 @@
+"""Plain, frozen results of the service: everything an adapter needs to render, nothing to act on.
+
+Cells are 0-based indexes in reading order; ``cell_name`` gives the contract's
+letter-number name (``b2``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.db.enums import EndReason, GameResult, GameStatus
+from bot.engine import Level, Mark, Outcome, format_cell
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a request comes from: a guild (None for the terminal or a DM) and a channel or thread."""
+
+    guild_id: int | None
+    channel_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """A human who asks for something, with the display name to remember for them."""
+
+    user_id: int
+    display_name: str
+
+
+class First(enum.Enum):
+    """Who plays X (and so moves first), from the point of view of whoever starts the game."""
+
+    ME = "me"
+    OPPONENT = "opponent"
+    RANDOM = "random"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One side of a game. ``user_id`` is None for the bot."""
+
+    mark: Mark
+    user_id: int | None
+    display_name: str
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """A game as it stands after an operation."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    size: int
+    k: int
+    board: str
+    """The contract's board text, rows separated by ``/`` (``X.O/.../...``)."""
+    cells: tuple[Mark | None, ...]
+    x: PlayerView
+    o: PlayerView
+    level: Level | None
+    """How well the bot plays; None when two humans play."""
+    status: GameStatus
+    result: GameResult | None
+    end_reason: EndReason | None
+    turn: Mark | None
+    """The mark to move while the game is active, else None."""
+    last_cell: int | None
+    winning_cells: tuple[int, ...]
+    legal_moves: tuple[int, ...]
+    """Empty cells while the game is active (for buttons and autocomplete), else empty."""
+    ply: int
+    version: int
+    challenger_id: int
+    """Who started the game or challenge."""
+    rated: bool
+    deadline: datetime | None
+    """When a pending challenge expires, or when the human on turn loses on time."""
+    message_id: int | None
+    message_channel_id: int | None
+    created_at: datetime
+    finished_at: datetime | None
+
+    @property
+    def players(self) -> tuple[PlayerView, PlayerView]:
+        return (self.x, self.o)
+
+    @property
+    def is_live(self) -> bool:
+        return self.status.is_live
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status is GameStatus.PENDING
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is GameStatus.ACTIVE
+
+    @property
+    def vs_bot(self) -> bool:
+        return self.level is not None
+
+    @property
+    def to_move(self) -> PlayerView | None:
+        """The side on turn while the game is active."""
+        if self.turn is None:
+            return None
+        return self.x if self.turn is Mark.X else self.o
+
+    @property
+    def bot_to_move(self) -> bool:
+        side = self.to_move
+        return side is not None and side.is_bot
+
+    @property
+    def winner(self) -> PlayerView | None:
+        if self.result is GameResult.X_WON:
+            return self.x
+        if self.result is GameResult.O_WON:
+            return self.o
+        return None
+
+    @property
+    def loser(self) -> PlayerView | None:
+        if self.result is GameResult.X_WON:
+            return self.o
+        if self.result is GameResult.O_WON:
+            return self.x
+        return None
+
+    @property
+    def challenged(self) -> PlayerView | None:
+        """The human who was challenged (who may accept or decline), in a game between humans."""
+        if self.vs_bot:
+            return None
+        return self.o if self.x.user_id == self.challenger_id else self.x
+
+    def player(self, user_id: int) -> PlayerView | None:
+        """The side ``user_id`` plays, or None when they are not in this game."""
+        for side in self.players:
+            if side.user_id == user_id:
+                return side
+        return None
+
+    def cell_name(self, cell: int) -> str:
+        return format_cell(cell, self.size)
+
+
+@dataclass(frozen=True, slots=True)
+class CellVerdict:
+    """The engine's verdict on playing one empty cell, for the player to move."""
+
+    cell: int
+    name: str
+    value: Outcome
+    plies: int
+
+
+@dataclass(frozen=True, slots=True)
+class HintView:
+    """The analysis behind ``/ttt hint``: values are for the player who asked (who is on turn)."""
+
+    game: GameView
+    value: Outcome
+    plies: int
+    exact: bool
+    moves: tuple[CellVerdict, ...]
+    best: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveView:
+    ply: int
+    cell: int
+    name: str
+    mark: Mark
+    user_id: int | None
+    played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameHistory:
+    """A game and every move, in order, to replay it."""
+
+    game: GameView
+    moves: tuple[MoveView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True, slots=True)
+class LevelRecord:
+    level: Level
+    record: Record
+
+
+@dataclass(frozen=True, slots=True)
+class RatingView:
+    """A rating in one scope: ``rank`` is None until the player has enough rated games."""
+
+    rating: int
+    best: int
+    games: int
+    rank: int | None
+
+
+class PlayerOutcome(enum.Enum):
+    """A finished game from one player's side."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    game_id: int
+    opponent_id: int | None
+    """None when the opponent was the bot."""
+    opponent_name: str
+    level: Level | None
+    outcome: PlayerOutcome
+    end_reason: EndReason | None
+    size: int
+    rated: bool
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """What ``/ttt stats`` shows. Counts cover every finished game, in any server."""
+
+    user_id: int
+    display_name: str | None
+    """None when the user has never played."""
+    vs_humans: Record
+    vs_bot: tuple[LevelRecord, ...]
+    """One entry per level, easiest first, including levels not yet played."""
+    current_streak: int
+    """Wins in a row up to the latest finished game."""
+    best_streak: int
+    server_rating: RatingView | None
+    global_rating: RatingView | None
+    recent: tuple[RecentGame, ...]
+    """Newest first."""
+
+    @property
+    def vs_bot_total(self) -> Record:
+        return Record(
+            sum(r.record.wins for r in self.vs_bot),
+            sum(r.record.losses for r in self.vs_bot),
+            sum(r.record.draws for r in self.vs_bot),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    rank: int
+    user_id: int
+    display_name: str
+    rating: int
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """The best rated players of a server (``guild_id``) or of everywhere (``guild_id`` None)."""
+
+    guild_id: int | None
+    min_games: int
+    entries: tuple[LeaderboardEntry, ...]

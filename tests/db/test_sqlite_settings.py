@@ -1,0 +1,50 @@
+"""SQLite is set up for a bot on every connection."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.db import Database
+from bot.db.database import SQLITE_BUSY_TIMEOUT_MS
+from bot.db.migrate import upgrade_to_head
+
+
+async def test_every_connection_gets_the_pragmas(tmp_path: Path) -> None:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'p.sqlite3'}")
+    try:
+        for _ in range(3):  # a fresh connection each time, from the pool or new
+            async with database.engine.connect() as connection:
+                pragmas = {
+                    name: (await connection.exec_driver_sql(f"PRAGMA {name}")).scalar_one()
+                    for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
+                }
+                assert pragmas == {
+                    "journal_mode": "wal",
+                    "foreign_keys": 1,
+                    "busy_timeout": SQLITE_BUSY_TIMEOUT_MS,
+                    "synchronous": 1,  # NORMAL: with WAL, a commit survives a killed process
+                }
+    finally:
+        await database.close()
+
+
+async def test_writes_take_the_write_lock_up_front_and_reads_do_not(tmp_path: Path) -> None:
+    path = tmp_path / "lock.sqlite3"
+    await upgrade_to_head(f"sqlite+aiosqlite:///{path}")
+    database = Database(f"sqlite+aiosqlite:///{path}")
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    try:
+        async with database.write() as repo:
+            assert await repo.live_game(1) is None  # only a read so far, yet the lock is held
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+        async with database.read() as repo:
+            assert await repo.live_game(1) is None
+            other.execute("BEGIN IMMEDIATE")  # a reader leaves the write lock free
+            other.execute("ROLLBACK")
+    finally:
+        other.close()
+        await database.close()

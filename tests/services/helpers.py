@@ -1,0 +1,95 @@
+"""Shared pieces of the service tests: a clock moved by hand, players, and database snapshots."""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import Executor
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from bot.db import Database
+from bot.engine import Board, Level
+from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
+
+GUILD = 1_000_000_000_000_001
+OTHER_GUILD = 1_000_000_000_000_002
+HERE = Place(GUILD, 2_000_000_000_000_001)
+THERE = Place(GUILD, 2_000_000_000_000_002)
+ELSEWHERE = Place(OTHER_GUILD, 2_000_000_000_000_003)
+ALICE = Actor(3_000_000_000_000_001, "Alice")
+BOB = Actor(3_000_000_000_000_002, "Bob")
+CAROL = Actor(3_000_000_000_000_003, "Carol")
+DAVE = Actor(3_000_000_000_000_004, "Dave")
+
+
+class ManualClock:
+    """A clock that stands still until a test moves it."""
+
+    def __init__(self, start: datetime = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def make_service(url: str, settings: ServiceSettings, clock: ManualClock, executor: Executor) -> GameService:
+    engine = EnginePool(settings.engine_workers, settings.engine_budget_ms, executor=executor)
+    return GameService(Database(url), settings, engine=engine, clock=clock, rng=random.Random(7))
+
+
+async def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, in a stable order: equal snapshots mean nothing changed."""
+    engine = create_async_engine(url)
+    tables = {
+        "players": "id",
+        "games": "id",
+        "moves": "game_id, ply",
+        "ratings": "player_id, scope",
+    }
+    try:
+        async with engine.connect() as connection:
+            return {
+                name: [
+                    tuple(row)
+                    for row in await connection.execute(text(f"SELECT * FROM {name} ORDER BY {order}"))
+                ]
+                for name, order in tables.items()
+            }
+    finally:
+        await engine.dispose()
+
+
+class LowestCellEngine(EnginePool):
+    """A bot that always plays its lowest empty cell, so a test can beat it on purpose."""
+
+    async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        return board.legal_moves[0]
+
+
+class BrokenEngine(EnginePool):
+    """A bot whose engine fails, as a crashed worker would."""
+
+    async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        raise RuntimeError("engine down")
+
+
+async def play_game(
+    service: GameService, x: Actor, o: Actor, cells: list[str], place: Place = HERE
+) -> GameView:
+    """Challenge, accept and play ``cells`` in order (X first); returns the last view."""
+    game = await service.challenge(place, x, o, first=First.ME)
+    game = await service.accept(place, o, game.id)
+    for ply, cell in enumerate(cells):
+        game = await service.move(place, x if ply % 2 == 0 else o, cell)
+    return game
+
+
+X_WINS = ["a1", "b1", "a2", "b2", "a3"]
+O_WINS = ["c3", "a1", "b3", "a2", "c1", "a3"]
+DRAW = ["b2", "a1", "c1", "a3", "a2", "c2", "b3", "b1", "c3"]
