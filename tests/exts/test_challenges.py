@@ -158,3 +158,12 @@ async def test_leaderboard_and_stats_after_rated_games(emu: DiscordEmulator, bot
     assert "Against members" in stats and "5W 0L 0D" in stats
     assert "Streak" in stats and "5 now, best 5" in stats
     assert f"**{rating}**" in stats and "rank #1" in stats
+
+
+async def test_a_member_who_left_cannot_be_challenged(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice", "bob")
+    emu.remove_member(table.guild, table["bob"])
+    refused = await private_answer(
+        await table.slash("alice", "ttt start", opponent=table["bob"].user, force=True)
+    )
+    assert "member" in refused.lower() and "\n" not in refused
