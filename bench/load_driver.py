@@ -14,6 +14,7 @@ the callback arrived, its board edit is when the edited message was stored.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import math
 import random
@@ -169,9 +170,13 @@ async def _wait_for_o_marks(emu: DiscordEmulator, board: Message, size: int, cou
 
 
 async def play_game(
-    emu: DiscordEmulator, table: Table, mode: Mode, rng: random.Random, size: int = 3
+    emu: DiscordEmulator, table: Table, mode: Mode, rng: random.Random, size: int = 3, think: float = 0.0
 ) -> GameRecord:
-    """Start a game at ``table`` and click random free cells in turn until it ends; X is the starter."""
+    """Start a game at ``table`` and click random free cells in turn until it ends; X is the starter.
+
+    ``think`` > 0 makes each player pause a random 0.5 to 1.5 times that many seconds before
+    each click, as people do, so the bot gets a steady load instead of one it cannot keep up with.
+    """
     record = GameRecord(mode, size)
     board = await _start(emu, table, mode, size, record)
     players = {"X": table.x_player, "O": table.o_player}
@@ -188,6 +193,8 @@ async def play_game(
             await _wait_for_o_marks(emu, board, size, marks.count("X"))
             continue
         cell = rng.choice(free)
+        if think > 0:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
         click = await emu.click(board, cells[cell].custom_id or "", players[to_move])
         record.interactions.append(click)
         record.clicks.append(click)
@@ -217,10 +224,15 @@ def check_finished(board: str, size: int) -> str:
 
 
 async def play_until(
-    emu: DiscordEmulator, table: Table, mode: Mode, done: Callable[[], bool], rng: random.Random
+    emu: DiscordEmulator,
+    table: Table,
+    mode: Mode,
+    done: Callable[[], bool],
+    rng: random.Random,
+    think: float = 0.0,
 ) -> list[GameRecord]:
     """Games one after another at ``table`` until ``done()``; at least one, and the last one is finished."""
-    games = [await play_game(emu, table, mode, rng)]
+    games = [await play_game(emu, table, mode, rng, think=think)]
     while not done():
-        games.append(await play_game(emu, table, mode, rng))
+        games.append(await play_game(emu, table, mode, rng, think=think))
     return games

@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.e2e]
 
 
 async def test_quick_run_against_the_baseline_plays_every_game_to_a_legal_end(tmp_path: Path) -> None:
-    options = Options(bots=["baseline"], levels=(1, 3), seconds=0.2, analyses=0)
+    options = Options(bots=["baseline"], levels=(1, 3), seconds=0.2, paced=(), analyses=0)
     report = await run(options, tmp_path)
 
     assert not report.missing
