@@ -103,6 +103,7 @@ class LoadResult:
     edits: list[float] = field(default_factory=list)
     refused: int = 0
     unanswered: int = 0
+    failed_games: int = 0
 
     @classmethod
     def of(
@@ -119,6 +120,7 @@ class LoadResult:
         for game in games:
             result.interactions += len(game.interactions)
             result.refused += game.refused
+            result.failed_games += game.failure is not None
             for click in game.clicks:
                 ack, edit = ack_seconds(click), edit_seconds(click)
                 if ack is None or edit is None:
@@ -270,7 +272,7 @@ async def probe_engine_pool(bot: RunningBot, analyses: int) -> ProbeResult:
 # Report
 
 
-def _ms(seconds: float) -> str:
+def milliseconds(seconds: float) -> str:
     return "n/a" if seconds != seconds else f"{seconds * 1000:.0f}"
 
 
@@ -278,7 +280,7 @@ def load_table(results: Sequence[LoadResult]) -> str:
     baseline = {(r.mode, r.concurrency, r.think): r for r in results if r.bot == "baseline"}
     lines = [
         "| bot | games | mode | think s | games played | interactions | per s | vs baseline | bot CPU ms/int "
-        "| ack p50 ms | ack p99 ms | edit p50 ms | edit p99 ms | refused/unanswered |",
+        "| ack p50 ms | ack p99 ms | edit p50 ms | edit p99 ms | refused/unanswered/failed games |",
         "|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for r in results:
@@ -287,9 +289,9 @@ def load_table(results: Sequence[LoadResult]) -> str:
         label = "baseline" if r.bot == "baseline" else f"ours ({r.bot})"
         lines.append(
             f"| {label} | {r.concurrency} | {r.mode.value} | {r.think:g} | {len(r.games)} | {r.interactions} "
-            f"| {r.per_second:.1f} | {ratio} | {r.cpu_ms:.1f} | {_ms(percentile(r.acks, 50))} "
-            f"| {_ms(percentile(r.acks, 99))} | {_ms(percentile(r.edits, 50))} "
-            f"| {_ms(percentile(r.edits, 99))} | {r.refused}/{r.unanswered} |"
+            f"| {r.per_second:.1f} | {ratio} | {r.cpu_ms:.1f} | {milliseconds(percentile(r.acks, 50))} "
+            f"| {milliseconds(percentile(r.acks, 99))} | {milliseconds(percentile(r.edits, 50))} "
+            f"| {milliseconds(percentile(r.edits, 99))} | {r.refused}/{r.unanswered}/{r.failed_games} |"
         )
     return "\n".join(lines)
 
@@ -304,8 +306,8 @@ def probe_table(bot: str, probe: ProbeResult) -> str:
     for kind, acks in (("vs human", probe.acks_vs_human), ("vs bot", probe.acks_vs_bot)):
         lines.append(
             f"| ours ({bot}) | {len(probe.analyses)} | {median:.2f} | {len(acks)} | {kind} "
-            f"| {_ms(percentile(acks, 50))} | {_ms(percentile(acks, 99))} "
-            f"| {_ms(max(acks, default=float('nan')))} |"
+            f"| {milliseconds(percentile(acks, 50))} | {milliseconds(percentile(acks, 99))} "
+            f"| {milliseconds(max(acks, default=float('nan')))} |"
         )
     return "\n".join(lines)
 
@@ -320,12 +322,13 @@ def goals(results: Sequence[LoadResult]) -> list[str]:
         p99 = percentile(r.acks, 99)
         line = f"- ours ({r.bot}), {top} games {r.mode.value}, "
         if r.think:
-            line += f"players thinking ~{r.think:g} s: ack p99 {_ms(p99)} ms "
-            line += f"({'meets' if p99 < GOAL_ACK_P99 else 'misses'} < {_ms(GOAL_ACK_P99)} ms)"
+            line += f"players thinking ~{r.think:g} s: ack p99 {milliseconds(p99)} ms "
+            line += f"({'meets' if p99 < GOAL_ACK_P99 else 'misses'} < {milliseconds(GOAL_ACK_P99)} ms)"
         else:
             base = baseline.get((r.mode, r.concurrency, r.think))
             ratio = r.per_second / base if base else math.nan
-            line += f"clicking flat out: ack p99 {_ms(p99)} ms; throughput {ratio:.2f} of the baseline "
+            line += f"clicking flat out: ack p99 {milliseconds(p99)} ms; "
+            line += f"throughput {ratio:.2f} of the baseline "
             line += f"({'meets' if ratio >= GOAL_RATIO else 'misses'} >= {GOAL_RATIO})"
         lines.append(line)
     return lines
@@ -372,7 +375,7 @@ async def run(options: Options, workdir: Path) -> Report:
                     result = await measure_load(bot, mode, concurrency, options.seconds, think)
                     print(
                         f"{bot.label:22} {concurrency:3} {mode.value:9} think {think:g}: "
-                        f"{result.per_second:7.1f}/s ack p99 {_ms(percentile(result.acks, 99))} ms",
+                        f"{result.per_second:7.1f}/s ack p99 {milliseconds(percentile(result.acks, 99))} ms",
                         file=sys.stderr,
                     )
                     results.append(result)

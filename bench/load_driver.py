@@ -128,6 +128,26 @@ class GameRecord:
     result: str = ""
     refused: int = 0
     """Clicks the bot answered with something other than a board edit."""
+    failure: str | None = None
+    """Why the game was abandoned: an interaction got no answer (a user sees "This interaction failed")."""
+
+
+class Unanswered(Exception):
+    """The bot did not answer an interaction in time (Discord refused its late callback, or nothing came)."""
+
+
+async def _answer(it: Interaction) -> Message:
+    """The message the user sees in answer to ``it``; :class:`Unanswered` if the bot missed the deadline."""
+    answered = asyncio.ensure_future(it.wait_response(timeout=ANSWER_TIMEOUT))
+    refused = asyncio.ensure_future(
+        it.wait_for(lambda it: it.callback is None and bool(it.refused_callbacks), ANSWER_TIMEOUT)
+    )
+    done, pending = await asyncio.wait({answered, refused}, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    if answered in done and answered.exception() is None:
+        return answered.result()
+    raise Unanswered(f"no answer to interaction {it.id}: callbacks refused {it.refused_callbacks}")
 
 
 async def _wait_board(emu: DiscordEmulator, channel: Channel, size: int) -> Message:
@@ -146,11 +166,11 @@ async def _start(emu: DiscordEmulator, table: Table, mode: Mode, size: int, reco
     if mode is Mode.VS_BOT:
         start = await emu.slash(table.channel, table.x_player, "ttt start", size=size)
         record.interactions.append(start)
-        await start.wait_response(timeout=ANSWER_TIMEOUT)
+        await _answer(start)
         return await _wait_board(emu, table.channel, size)
     start = await emu.slash(table.channel, table.x_player, "ttt start", opponent=table.o_player, size=size)
     record.interactions.append(start)
-    invitation = await start.wait_response(timeout=ANSWER_TIMEOUT)
+    invitation = await _answer(start)
     try:
         accept = invitation.button(label="Accept")
     except LookupError:
@@ -158,7 +178,7 @@ async def _start(emu: DiscordEmulator, table: Table, mode: Mode, size: int, reco
     click = await emu.click(invitation, accept.custom_id or "", table.o_player)
     record.interactions.append(click)
     record.clicks.append(click)
-    await click.wait_response(timeout=ANSWER_TIMEOUT)
+    await _answer(click)
     return await _wait_board(emu, table.channel, size)
 
 
@@ -178,6 +198,17 @@ async def play_game(
     each click, as people do, so the bot gets a steady load instead of one it cannot keep up with.
     """
     record = GameRecord(mode, size)
+    try:
+        await _play(emu, table, record, rng, think)
+    except (Unanswered, TimeoutError) as error:
+        record.failure = str(error)
+    return record
+
+
+async def _play(
+    emu: DiscordEmulator, table: Table, record: GameRecord, rng: random.Random, think: float
+) -> None:
+    mode, size = record.mode, record.size
     board = await _start(emu, table, mode, size, record)
     players = {"X": table.x_player, "O": table.o_player}
     while True:
@@ -198,14 +229,13 @@ async def play_game(
         click = await emu.click(board, cells[cell].custom_id or "", players[to_move])
         record.interactions.append(click)
         record.clicks.append(click)
-        await click.wait_response(timeout=ANSWER_TIMEOUT)
+        await _answer(click)
         if click.original is not board:
             record.refused += 1
             if record.refused > 3:
                 raise GameFailed(f"the bot keeps refusing clicks in #{table.channel.name}")
     record.final_board = marks_of(cells_of(board, size) or [])
     record.result = check_finished(record.final_board, size)
-    return record
 
 
 def check_finished(board: str, size: int) -> str:
@@ -231,8 +261,11 @@ async def play_until(
     rng: random.Random,
     think: float = 0.0,
 ) -> list[GameRecord]:
-    """Games one after another at ``table`` until ``done()``; at least one, and the last one is finished."""
+    """Games one after another at ``table`` until ``done()``; at least one, and the last one is finished.
+
+    A game abandoned because the bot did not answer ends the table's play (its channel still has that game).
+    """
     games = [await play_game(emu, table, mode, rng, think=think)]
-    while not done():
+    while not done() and games[-1].failure is None:
         games.append(await play_game(emu, table, mode, rng, think=think))
     return games

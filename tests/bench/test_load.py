@@ -28,11 +28,12 @@ async def test_quick_run_against_the_baseline_plays_every_game_to_a_legal_end(tm
     ]
     for result in report.results:
         assert len(result.games) >= result.concurrency
-        assert result.refused == 0 and result.unanswered == 0
+        assert result.refused == result.unanswered == result.failed_games == 0
         clicks = sum(len(game.clicks) for game in result.games)
         assert len(result.acks) == len(result.edits) == clicks > 0
         assert all(0 <= ack <= edit for ack, edit in zip(result.acks, result.edits, strict=True))
         for game in result.games:
+            assert game.failure is None
             assert check_finished(game.final_board, game.size) == game.result
             marks = game.final_board.count("X") + game.final_board.count("O")
             if game.mode is Mode.VS_BOT:
