@@ -136,18 +136,28 @@ class Unanswered(Exception):
     """The bot did not answer an interaction in time (Discord refused its late callback, or nothing came)."""
 
 
+def _settled(it: Interaction) -> str | None:
+    """``answered`` once the user sees the answer (as ``Interaction.wait_response`` decides), ``refused``
+    once Discord refused the bot's late callback, else None."""
+    callback, message = it.callback, it.original
+    if callback is None:
+        return "refused" if it.refused_callbacks else None
+    if message is None or message.loading:
+        return None
+    if callback.type == DEFERRED_UPDATE_MESSAGE and message.version <= it.original_version_at_callback:
+        return None
+    return "answered"
+
+
 async def _answer(it: Interaction) -> Message:
     """The message the user sees in answer to ``it``; :class:`Unanswered` if the bot missed the deadline."""
-    answered = asyncio.ensure_future(it.wait_response(timeout=ANSWER_TIMEOUT))
-    refused = asyncio.ensure_future(
-        it.wait_for(lambda it: it.callback is None and bool(it.refused_callbacks), ANSWER_TIMEOUT)
-    )
-    done, pending = await asyncio.wait({answered, refused}, return_when=asyncio.FIRST_COMPLETED)
-    for task in pending:
-        task.cancel()
-    if answered in done and answered.exception() is None:
-        return answered.result()
-    raise Unanswered(f"no answer to interaction {it.id}: callbacks refused {it.refused_callbacks}")
+    try:
+        outcome = await it.wait_for(_settled, ANSWER_TIMEOUT)
+    except TimeoutError:
+        outcome = "nothing"
+    if outcome != "answered" or it.original is None:
+        raise Unanswered(f"interaction {it.id}: {outcome}; callbacks refused {it.refused_callbacks}")
+    return it.original
 
 
 async def _wait_board(emu: DiscordEmulator, channel: Channel, size: int) -> Message:
@@ -200,7 +210,7 @@ async def play_game(
     record = GameRecord(mode, size)
     try:
         await _play(emu, table, record, rng, think)
-    except (Unanswered, TimeoutError) as error:
+    except (Unanswered, TimeoutError) as error:  # TimeoutError: a board or reply that never came
         record.failure = str(error)
     return record
 
