@@ -107,10 +107,8 @@ def _winner_sentence(game: GameView) -> str:
         return f"{who(loser)} resigned; {who(winner)} wins."
     if game.end_reason is EndReason.TIMEOUT:
         return f"{who(loser)} ran out of time; {who(winner)} wins."
-    line = ""
-    if game.winning_cells:
-        line = f" with {game.cell_name(game.winning_cells[0])}–{game.cell_name(game.winning_cells[-1])}"
-    return f"{who(winner)} wins{line}!"
+    line = ", ".join(game.cell_name(cell) for cell in game.winning_cells)
+    return f"{who(winner)} wins with {line}!" if line else f"{who(winner)} wins!"
 
 
 def status_sentence(game: GameView) -> str:
@@ -158,8 +156,6 @@ def board_text(game: GameView) -> MessageText:
     content = f"{sentence}\n{text_board(game)}"
     embed = discord.Embed(title=f"Tic-tac-toe ({size_label(game)})", colour=_colour(game))
     embed.description = "\n".join(_side_line(game, side) for side in game.players)
-    if game.vs_bot and game.level is not None:
-        embed.add_field(name="Level", value=game.level.value.capitalize(), inline=True)
     if game.last_cell is not None:
         mark = game.cells[game.last_cell]
         shown = game.cell_name(game.last_cell)
