@@ -104,6 +104,7 @@ class LoadResult:
     refused: int = 0
     unanswered: int = 0
     failed_games: int = 0
+    failures: list[str] = field(default_factory=list)
 
     @classmethod
     def of(
@@ -120,7 +121,9 @@ class LoadResult:
         for game in games:
             result.interactions += len(game.interactions)
             result.refused += game.refused
-            result.failed_games += game.failure is not None
+            if game.failure is not None:
+                result.failed_games += 1
+                result.failures.append(game.failure)
             for click in game.clicks:
                 ack, edit = ack_seconds(click), edit_seconds(click)
                 if ack is None or edit is None:
@@ -402,6 +405,13 @@ def markdown(report: Report, options: Options, quick: bool) -> str:
         load_table(report.results),
         "",
     ]
+    failed = [r for r in report.results if r.failures]
+    if failed:
+        parts += ["Failed games (an interaction the bot did not answer in time, as Discord enforces):", ""]
+        for r in failed:
+            kinds = sorted({failure.split(":", 1)[-1].strip() for failure in r.failures})
+            parts.append(f"- {r.bot}, {r.concurrency} games {r.mode.value}: {'; '.join(kinds[:3])}")
+        parts.append("")
     goal_lines = goals(report.results)
     if goal_lines:
         parts += ["Goals (p99 ack < 100 ms at the highest load, throughput >= 0.5 of the baseline):", ""]

@@ -156,7 +156,8 @@ async def _answer(it: Interaction) -> Message:
     except TimeoutError:
         outcome = "nothing"
     if outcome != "answered" or it.original is None:
-        raise Unanswered(f"interaction {it.id}: {outcome}; callbacks refused {it.refused_callbacks}")
+        kind = {2: "slash command", 3: "click"}.get(it.type, f"type {it.type}")
+        raise Unanswered(f"interaction {it.id}: {kind} {outcome}, callbacks refused {it.refused_callbacks}")
     return it.original
 
 
