@@ -395,7 +395,8 @@ def markdown(report: Report, options: Options, quick: bool) -> str:
     parts = [
         "# Load benchmark results",
         "",
-        f"`python -m bench.load{' --quick' if quick else ''}`, {when}. See `bench/load.py` for the method.",
+        f"`python -m bench.load{' --quick' if quick else ''}`, {when}. See `bench/load.py` for the method "
+        "and `bench/RESULTS-load-profile.md` for where the bot's time goes.",
         "",
         f"- Machine before: {report.load_before}",
         f"- Machine after: {report.load_after}",
