@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.engine import EngineInputError, Level, format_cell, parse_cell
 from bot.errors import GameError
 from bot.exts.games import render
-from bot.exts.games.messages import BoardPublisher, compose, edit_by_response, jump_url, send_as_response
+from bot.exts.games.messages import BoardPublisher, compose, jump_url, send_as_response
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, Action, Click, is_known_custom_id
@@ -362,7 +362,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
                 return
             raise
         try:
-            await edit_by_response(interaction, compose(game))
+            await self.publisher.answer_click(interaction, game)
         except discord.HTTPException as error:
             # The move stands; show it through the channel API (retried by the sweeper if that fails too).
             log.warning("Could not edit the board of game %s after a click: %s", game.id, error)
@@ -374,15 +374,17 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             await self.service.set_message(game.id, clicked.channel.id, clicked.id)
 
     async def _refresh_clicked(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Redraw an outdated board that someone clicked, so its buttons are current again."""
-        if interaction.message is None:
+        """Redraw an outdated board that someone clicked, so its buttons are current again.
+
+        Not while the bot is about to reply: the answer that made the board outdated will
+        show the reply, and this redraw would only race it.
+        """
+        clicked = interaction.message
+        if clicked is None:
             return
         game = await self.service.game(game_id, place_of(interaction))
-        message = compose(game)
-        text = message.text
-        await interaction.message.edit(
-            content=text.content, embed=text.embed, view=message.view, allowed_mentions=text.allowed_mentions
-        )
+        if not game.bot_to_move:
+            await self.publisher.redraw(clicked.channel.id, clicked.id, game)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
