@@ -105,11 +105,13 @@ class PinnedEmulator(DiscordEmulator):
 
         self.gateway.sessions_for = sessions_for  # type: ignore[method-assign]
 
-    async def via(self, session: GatewaySession, send: Callable[[], Awaitable[Interaction]]) -> Interaction:
-        """Send the interaction ``send`` makes to ``session`` only."""
+    async def via(
+        self, session: GatewaySession, send: Callable[..., Awaitable[Interaction]], *args: Any, **options: Any
+    ) -> Interaction:
+        """``await send(*args, **options)`` (``self.click``, ``self.slash``) delivered to ``session`` only."""
         self._pinned = session
         try:
-            it = await send()
+            it = await send(*args, **options)
         finally:
             self._pinned = None
         assert it.dispatched_to == 1, f"the interaction reached {it.dispatched_to} sessions"
