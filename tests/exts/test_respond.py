@@ -160,3 +160,13 @@ async def test_a_failed_edit_does_not_count_as_shown() -> None:
             raise RuntimeError("Discord is down")
     async with order.edit(1, 6) as newest:
         assert newest, "version 7 never reached Discord, so 6 may still be shown"
+
+
+async def test_a_redraw_is_skipped_when_the_message_already_shows_that_version() -> None:
+    order = EditOrder()
+    async with order.edit(1, 4) as newest:
+        assert newest
+    async with order.edit(1, 4, newer_only=True) as newest:
+        assert not newest
+    async with order.edit(1, 5, newer_only=True) as newest:
+        assert newest

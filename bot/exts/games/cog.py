@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from bot.bot import TicTacToeBot
 
 log = logging.getLogger(__name__)
+
+ErrorHandler = Callable[[discord.Interaction[Any], app_commands.AppCommandError], Coroutine[Any, Any, Any]]
 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
@@ -90,17 +92,17 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         self.publisher = BoardPublisher(bot, bot.service)
         self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
         self._background: set[asyncio.Task[None]] = set()
-        self._previous_error_handler: Any = None
+        self._previous_error_handler: ErrorHandler | None = None
 
     async def cog_load(self) -> None:
         self._previous_error_handler = self.bot.tree.on_error
-        self.bot.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.bot.tree.error(self.on_app_command_error)
         self.sweeper.start()
         self._spawn(self._resume_bot_turns())
 
     async def cog_unload(self) -> None:
         if self._previous_error_handler is not None:
-            self.bot.tree.on_error = self._previous_error_handler  # type: ignore[method-assign]
+            self.bot.tree.error(self._previous_error_handler)
         await self.sweeper.stop()
         for task in list(self._background):
             task.cancel()

@@ -82,14 +82,18 @@ class EditOrder:
         self._shown: OrderedDict[int, int] = OrderedDict()
 
     @contextlib.asynccontextmanager
-    async def edit(self, message_id: int, version: int) -> AsyncIterator[bool]:
-        """Yields whether to send an edit showing ``version``; call it around the sending."""
+    async def edit(self, message_id: int, version: int, *, newer_only: bool = False) -> AsyncIterator[bool]:
+        """Yields whether to send an edit showing ``version``; call it around the sending.
+
+        ``newer_only`` also skips an edit that would show the version already shown.
+        """
         lock = self._locks.get(message_id)
         if lock is None:
             lock = self._locks[message_id] = asyncio.Lock()
         self._locks.move_to_end(message_id)
         async with lock:
-            if self._shown.get(message_id, -1) > version:
+            shown = self._shown.get(message_id, -1)
+            if shown > version or (newer_only and shown == version):
                 yield False
                 return
             yield True
@@ -144,7 +148,7 @@ class BoardPublisher:
 
     async def redraw(self, channel_id: int, message_id: int, game: GameView) -> None:
         """Show ``game`` on one message (an outdated copy of the board) through the channel API."""
-        await self._edit(channel_id, message_id, game)
+        await self._edit(channel_id, message_id, game, newer_only=True)
 
     async def refresh(self, game: GameView) -> int | None:
         """Show ``game`` on its board message; return the message id, or None if Discord refused."""
@@ -180,11 +184,13 @@ class BoardPublisher:
                 continue
             await self.refresh(game)
 
-    async def _edit(self, channel_id: int, message_id: int, game: GameView) -> None:
+    async def _edit(
+        self, channel_id: int, message_id: int, game: GameView, *, newer_only: bool = False
+    ) -> None:
         message = compose(game)
         text = message.text
         partial = self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        async with self.order.edit(message_id, game.version) as newest:
+        async with self.order.edit(message_id, game.version, newer_only=newer_only) as newest:
             if newest:
                 await partial.edit(
                     content=text.content,
