@@ -23,7 +23,7 @@ from bot.db.migrate import upgrade_to_head
 from bot.engine import Board
 from tests.databases import create_database, drop_database, postgres_server
 from tests.emulator import Channel, DiscordEmulator, GatewaySession, Guild, Interaction, Member
-from tests.exts.harness import BotProcess
+from tests.exts.harness import BotUnderTest
 
 __all__ = ["postgres_server"]
 
@@ -52,16 +52,21 @@ def new_session(emu: DiscordEmulator, known: set[str]) -> GatewaySession:
     return fresh[0]
 
 
-async def start_process(process: BotProcess, **settings: str) -> GatewaySession:
+async def start_process(process: BotUnderTest, **settings: str) -> GatewaySession:
     """Start ``process`` and return the gateway session it opened."""
     known = {session.session_id for session in process.emu.sessions}
     await process.start(**settings)
     return new_session(process.emu, known)
 
 
-async def stop_quietly(process: BotProcess) -> None:
-    if process.process is not None:
+async def stop_quietly(process: BotUnderTest) -> None:
+    if process.process.running:
         await process.stop()
+
+
+def starts(process: BotUnderTest) -> int:
+    """How many times ``process`` was started."""
+    return len(process.exit_codes) + int(process.process.running)
 
 
 @dataclass
@@ -124,9 +129,9 @@ async def pinned_emu() -> AsyncIterator[PinnedEmulator]:
         yield emulator
 
 
-def bot_process(emu: DiscordEmulator, workdir: Path, database_url: str, **settings: str) -> BotProcess:
+def bot_process(emu: DiscordEmulator, workdir: Path, database_url: str, **settings: str) -> BotUnderTest:
     """``python -m bot`` on the shared database; the schema is migrated beforehand (AUTO_MIGRATE off)."""
-    return BotProcess(emu, workdir, {"DATABASE_URL": database_url, "AUTO_MIGRATE": "false", **settings})
+    return BotUnderTest(emu, workdir, {"DATABASE_URL": database_url, "AUTO_MIGRATE": "false", **settings})
 
 
 # The database as the bot left it

@@ -22,7 +22,7 @@ import pytest
 import pytest_asyncio
 
 from tests.emulator import GatewaySession, Member, Message
-from tests.exts.harness import ANSWER_TIMEOUT, BotProcess, answer, board, cells
+from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, answer, board, cells
 from tests.reliability.shard_fixtures import (
     PinnedEmulator,
     Place,
@@ -47,7 +47,7 @@ SEED = int(os.environ.get("TTT_XPROC_SEED", "20261123"))
 REFUSALS = ("out of date", "not your turn", "this game is over")
 
 
-Pair = tuple[list[BotProcess], list[GatewaySession]]
+Pair = tuple[list[BotUnderTest], list[GatewaySession]]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -64,7 +64,7 @@ async def pair(
         yield processes, sessions
     finally:
         for process in processes:
-            print(f"----- {process.log_path} -----\n{process.log_text()[-4000:]}")
+            print(f"----- {process.process.log_path} -----\n{process.log_text()[-4000:]}")
             await stop_quietly(process)
         for process in processes:
             assert process.exit_codes == [0], f"exit codes {process.exit_codes}"

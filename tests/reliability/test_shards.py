@@ -28,7 +28,7 @@ from bot.services import Actor, EnginePool, First, GameService, ServiceSettings
 from bot.services import Place as ServicePlace
 from tests.databases import create_database, drop_database
 from tests.emulator import DiscordEmulator, Interaction, Member, Message
-from tests.exts.harness import ANSWER_TIMEOUT, BotProcess, answer, board, cells
+from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, answer, board, cells
 from tests.reliability.shard_fixtures import (
     Place,
     assert_legal_game,
@@ -37,6 +37,7 @@ from tests.reliability.shard_fixtures import (
     postgres_server,
     shared_postgres_url,
     start_process,
+    starts,
     stop_quietly,
     stored_game,
 )
@@ -62,7 +63,7 @@ async def emu() -> AsyncIterator[DiscordEmulator]:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def shards(
     emu: DiscordEmulator, shared_postgres_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[list[BotProcess]]:
+) -> AsyncIterator[list[BotUnderTest]]:
     """One process per shard, started in order (shard 0 first)."""
     processes = [
         bot_process(
@@ -80,7 +81,7 @@ async def shards(
         yield processes
     finally:
         for process in processes:
-            print(f"----- {process.log_path} -----\n{process.log_text()[-6000:]}")
+            print(f"----- {process.process.log_path} -----\n{process.log_text()[-6000:]}")
             await stop_quietly(process)
         for process in processes:
             process.check_log()
@@ -92,13 +93,13 @@ async def click(emu: DiscordEmulator, message: Message, cell: int, who: Member) 
     return it
 
 
-def ended_on_time(process: BotProcess) -> set[int]:
+def ended_on_time(process: BotUnderTest) -> set[int]:
     """The games this process's sweeper ended, from its log."""
     return {int(game_id) for game_id in re.findall(r"Game (\d+) ended on time", process.log_text())}
 
 
 async def test_each_shard_serves_its_guilds_and_a_game_survives_a_restart_of_its_process(
-    emu: DiscordEmulator, shards: list[BotProcess], shared_postgres_url: str
+    emu: DiscordEmulator, shards: list[BotUnderTest], shared_postgres_url: str
 ) -> None:
     ready = sorted(session.shard for session in emu.sessions if session.ready and session.shard)
     assert ready == [(0, SHARDS), (1, SHARDS)], "each process identified as its own shard of two"
@@ -138,8 +139,8 @@ async def test_each_shard_serves_its_guilds_and_a_game_survives_a_restart_of_its
     for channel in (*(each.channel for each in places), duel_channel):
         for game_id in await games_in(shared_postgres_url, channel.id):
             assert_legal_game(await stored_game(shared_postgres_url, game_id))
-    starts = sum(process.starts for process in shards)
-    assert len(emu.calls("PUT", SYNC_ROUTE)) == starts, "every process start syncs the commands once"
+    started = sum(starts(process) for process in shards)
+    assert len(emu.calls("PUT", SYNC_ROUTE)) == started, "every process start syncs the commands once"
 
 
 class BrokenEngine(EnginePool):
@@ -150,7 +151,7 @@ class BrokenEngine(EnginePool):
 
 
 async def test_a_restarted_process_resumes_the_bots_pending_moves_in_its_own_guilds_only(
-    emu: DiscordEmulator, shards: list[BotProcess], shared_postgres_url: str
+    emu: DiscordEmulator, shards: list[BotUnderTest], shared_postgres_url: str
 ) -> None:
     for process in shards:
         await stop_quietly(process)
@@ -195,10 +196,10 @@ async def test_a_restarted_process_resumes_the_bots_pending_moves_in_its_own_gui
 
 
 async def test_every_timeout_is_acted_on_once_although_both_processes_sweep(
-    emu: DiscordEmulator, shards: list[BotProcess], shared_postgres_url: str
+    emu: DiscordEmulator, shards: list[BotUnderTest], shared_postgres_url: str
 ) -> None:
     """Runs after the test above, whose processes have the short clocks."""
-    assert all(process.settings.get("TURN_TIMEOUT_SECONDS") for process in shards)
+    assert all(process.process.env.get("TURN_TIMEOUT_SECONDS") for process in shards)
 
     games: list[Message] = []
     game_ids: set[int] = set()
