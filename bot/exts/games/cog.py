@@ -13,6 +13,7 @@ import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -363,11 +364,12 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             raise
         try:
             await edit_by_response(interaction, compose(game))
-        except discord.HTTPException as error:
+        except (discord.HTTPException, aiohttp.ClientError) as error:
             # The move stands; show it through the channel API (retried by the sweeper if that fails too).
-            log.warning("Could not edit the board of game %s after a click: %s", game.id, error)
+            # No apology to the user: the board shows their move, and "try again" would mislead.
+            log.warning("Could not edit the board of game %s after a click: %r", game.id, error)
             await self.publisher.refresh(game)
-            raise
+            return
         self.sweeper.poke()
         clicked = interaction.message
         if clicked is not None and clicked.id != game.message_id:
