@@ -8,8 +8,6 @@ Every click is recorded with the interaction, so a test can later compare what e
 answered with what the database holds.
 """
 
-# ruff: noqa: ASYNC109
-
 from __future__ import annotations
 
 import random
@@ -104,7 +102,7 @@ class Seat:
         return await self.table.slash(self.host, "ttt start", opponent=self.table[self.vs], size=self.size)
 
     async def settle_start(self, it: Interaction) -> None:
-        """Take the answer of ``/ttt start`` as the board; if refused (a game runs already), ask for the board."""
+        """Take the answer of ``/ttt start`` as the board; if refused (a game runs here), ask for it."""
         message = await it.wait_response(timeout=ANSWER)
         if message.ephemeral:
             await self.show_board()

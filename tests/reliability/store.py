@@ -119,7 +119,7 @@ def problems_of(store: Store, games: Iterable[int] | None = None) -> list[str]:
             board = board.play(move.cell)
         else:
             if board.compact != game.board or board.ply != game.ply:
-                found.append(f"game {game_id}: moves give {board.compact}, stored {game.board} ply {game.ply}")
+                found.append(f"game {game_id}: moves give {board.compact}, stored {game.board}/{game.ply}")
             if board.status is not Status.ONGOING and game.status is not GameStatus.FINISHED:
                 found.append(f"game {game_id}: the board is decided but the game is {game.status.value}")
             if game.bot_to_move:

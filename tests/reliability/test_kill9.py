@@ -17,10 +17,9 @@ runs that many independent bots (emulator, process, database) side by side, ``TT
 picks the seed.
 """
 
-# ruff: noqa: ASYNC109
-
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import time
@@ -28,7 +27,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import asyncio
 import pytest
 from sqlalchemy.engine import URL
 
@@ -37,7 +35,7 @@ from tests.emulator import DiscordEmulator
 from tests.emulator.process import BotProcess
 from tests.exts.harness import Table, board
 from tests.reliability.conftest import bot_process, kill9, tracebacks
-from tests.reliability.seats import ANSWER, Seat, game_of, is_live_board, parse_cell_id
+from tests.reliability.seats import ANSWER, Seat, game_of, is_live_board
 from tests.reliability.store import problems_of, read_store
 
 pytestmark = [pytest.mark.e2e]
@@ -125,7 +123,7 @@ class KillLane:
         elif mode == "lost":
             fault = self.emu.drop_next("POST", CALLBACK)
         clicked = await seat.click()
-        if clicked is None:  # the board waits for the bot's reply; let it come, then kill with nothing in flight
+        if clicked is None:  # the board waits for the bot's reply: let it come, kill with nothing in flight
             self.emu.clear_faults()
             await seat.step()
             return await self._kill("idle")
@@ -149,12 +147,14 @@ class KillLane:
         return None
 
     async def bot_turns_done(self) -> None:
-        """Wait (on the emulator's activity) until no game waits for the bot: the restarted bot resumes them."""
+        """Wait (on the emulator's activity) until no game waits for the bot: the restart resumes them."""
         waiting = [g for g in (await read_store(self.database_url)).games.values() if g.bot_to_move]
         self.bot_turns_resumed += len(waiting)
         while waiting:
             seen = len(self.emu.rest_log)
-            await self.emu.wait_for(lambda: len(self.emu.rest_log) > seen, 30, "the bot's resumed replies")
+            await self.emu.wait_for(
+                lambda seen=seen: len(self.emu.rest_log) > seen, 30, "the bot's resumed replies"
+            )
             waiting = [g for g in (await read_store(self.database_url)).games.values() if g.bot_to_move]
 
     async def check_old_boards(self) -> None:
