@@ -54,6 +54,9 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="global", value="global"),
 ]
 
+OUTDATED_BOARD = frozenset({"stale", "game_over", "not_pending"})
+"""Refusals that mean the clicked message shows an older state (e.g. its edit was lost): redraw it."""
+
 STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
 
 
@@ -357,7 +360,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         try:
             game = await within_deadline(interaction, work, thinking=False)
         except GameError as error:
-            if error.code == "stale":
+            if error.code in OUTDATED_BOARD:
                 await tell(interaction, error.message + " I've brought the board up to date.")
                 await self._refresh_clicked(interaction, click.game_id)
                 return
