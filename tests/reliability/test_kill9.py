@@ -33,7 +33,7 @@ from sqlalchemy.engine import URL
 from tests.databases import create_database, drop_database
 from tests.emulator import DiscordEmulator
 from tests.emulator.process import BotProcess
-from tests.exts.harness import Table, board
+from tests.exts.harness import Table, board, cells
 from tests.reliability.conftest import bot_process, kill9, tracebacks
 from tests.reliability.seats import ANSWER, Seat, game_of, is_live_board
 from tests.reliability.store import problems_of, read_store
@@ -250,3 +250,44 @@ async def test_kill9_on_postgres_loses_and_doubles_nothing(tmp_path: Path, postg
     finally:
         for url in databases:
             await drop_database(postgres_server, url)
+
+
+async def test_a_winning_move_whose_answer_died_with_the_bot_shows_on_its_old_board(tmp_path: Path) -> None:
+    """The answer to the winning click is lost and the bot killed: the board still offers moves.
+
+    After the restart, a click on that board must be refused and redraw it with the result,
+    not leave a finished game looking playable forever.
+    """
+    async with DiscordEmulator() as emu:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"
+        bot = bot_process(emu, tmp_path, url)
+        await bot.start()
+        await bot.wait_ready(timeout=60)
+        try:
+            table = Table.create(emu, "alice", "bob")
+            message = await (await table.slash("alice", "ttt start", opponent=table["bob"])).wait_response()
+            await (
+                await table.click(message, message.button(label="Accept").custom_id or "", "bob")
+            ).wait_response()
+            for cell, player in ((0, "alice"), (3, "bob"), (1, "alice"), (4, "bob")):
+                it = await table.click(message, cells(message)[cell].custom_id or "", player)
+                await it.wait_response(timeout=ANSWER)
+            lost = emu.drop_next("POST", CALLBACK)
+            await table.click(message, cells(message)[2].custom_id or "", "alice")
+            await emu.wait_for(lambda: lost.hits and lost.hits[0].status == 0, ANSWER, "the lost answer")
+            await kill9(bot)
+            assert board(message) == "XX.OO....", "the win is not shown yet"
+            await bot.start()
+            await bot.wait_ready(timeout=60)
+
+            version = message.version
+            refused = await table.click(message, cells(message)[5].custom_id or "", "bob")
+            text = (await refused.wait_response(timeout=ANSWER)).text
+            assert refused.ephemeral and "over" in text
+            await emu.wait_for_edit(message, since=version, timeout=ANSWER)
+            assert board(message) == "XXXOO...." and all(button.disabled for button in cells(message))
+            assert f"<@{table['alice'].id}> wins" in message.text
+        finally:
+            if bot.running:
+                assert await bot.terminate(timeout=30) == 0
+        assert not tracebacks(bot), "\n".join(bot.output[-100:])
