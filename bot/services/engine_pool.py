@@ -7,6 +7,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -41,6 +42,18 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
+def _init_worker() -> None:
+    """Worker initializer: leave Ctrl-C to the bot, and exit with it.
+
+    Ctrl-C in a terminal sends SIGINT to the whole process group, workers included. A
+    worker interrupted mid-search would send KeyboardInterrupt back as the search's result
+    and end the bot with status 130 instead of its clean shutdown, which finishes the
+    searches in flight and then closes the pool.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent()
+
+
 class EnginePool:
     """Runs :func:`choose_move` and :func:`analyze` in an executor.
 
@@ -59,7 +72,7 @@ class EnginePool:
     def _pool(self) -> Executor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_exit_with_parent
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
             )
         return self._executor
 
