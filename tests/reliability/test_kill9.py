@@ -41,7 +41,7 @@ from tests.reliability.store import problems_of, read_store
 pytestmark = [pytest.mark.e2e]
 
 SQLITE_ROUNDS = int(os.environ.get("TTT_KILL_ROUNDS", "30"))
-POSTGRES_ROUNDS = int(os.environ.get("TTT_KILL_ROUNDS_PG", "10"))
+POSTGRES_ROUNDS = int(os.environ.get("TTT_KILL_ROUNDS_PG", "6"))
 LANES = int(os.environ.get("TTT_KILL_LANES", "2"))
 SEED = int(os.environ.get("TTT_KILL_SEED", "20261123"))
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
