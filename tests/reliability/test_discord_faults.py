@@ -119,19 +119,6 @@ async def test_a_dead_token_at_the_edit_of_a_slow_reply_goes_through_the_channel
     assert emu.calls("PATCH", CHANNEL_EDIT)
 
 
-async def test_a_timeout_after_every_token_expired_edits_the_board_through_the_channel_api(
-    emu: DiscordEmulator, bot: BotProcess
-) -> None:
-    await bot.restart(TURN_TIMEOUT_SECONDS="2", SYNC_COMMANDS="false")
-    table, message = await human_game(emu)
-    await answer(await table.click(message, cells(message)[4].custom_id or "", "alice"))
-    emu.expire_all_interactions()
-    before = len(emu.calls("PATCH", CHANNEL_EDIT))
-    await emu.wait_for(lambda: "ran out of time" in message.text, GUARD, "bob's clock to run out")
-    assert all(button.disabled for button in cells(message))
-    assert len(emu.calls("PATCH", CHANNEL_EDIT)) > before
-
-
 async def test_a_lost_refusal_is_a_warning_and_the_next_click_works(
     emu: DiscordEmulator, bot: BotProcess
 ) -> None:
@@ -145,3 +132,17 @@ async def test_a_lost_refusal_is_a_warning_and_the_next_click_works(
     assert stale.ephemeral, "after the lost answer the bot's apology still reaches the user"
     await answer(await table.click(message, cells(message)[0].custom_id or "", "bob"))
     assert board(message) == "O...X...." == await stored_board(bot, message)
+
+
+async def test_a_timeout_after_every_token_expired_edits_the_board_through_the_channel_api(
+    emu: DiscordEmulator, bot: BotProcess
+) -> None:
+    """Last in this module: it restarts the bot with a short turn clock."""
+    await bot.restart(TURN_TIMEOUT_SECONDS="2", SYNC_COMMANDS="false")
+    table, message = await human_game(emu)
+    await answer(await table.click(message, cells(message)[4].custom_id or "", "alice"))
+    emu.expire_all_interactions()
+    before = len(emu.calls("PATCH", CHANNEL_EDIT))
+    await emu.wait_for(lambda: "ran out of time" in message.text, GUARD, "bob's clock to run out")
+    assert all(button.disabled for button in cells(message))
+    assert len(emu.calls("PATCH", CHANNEL_EDIT)) > before
