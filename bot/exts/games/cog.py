@@ -150,7 +150,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         """Answer with the game's message and make it the game's board message."""
         message_id = await send_as_response(interaction, compose(game))
         await self.service.set_message(game.id, game.channel_id, message_id)
-        self.sweeper.poke()
+        self.sweeper.poke(game.deadline)
 
     # /ttt start
 
@@ -213,7 +213,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         work = self.service.move(place, actor_of(interaction.user), cell)
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         message_id = await self.publisher.refresh(game)
-        self.sweeper.poke()
+        self.sweeper.poke(game.deadline)
         await tell(interaction, self._move_summary(game, cell, message_id))
 
     @staticmethod
@@ -375,7 +375,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             log.warning("Could not edit the board of game %s after a click: %r", game.id, error)
             await self.publisher.refresh(game)
             return
-        self.sweeper.poke()
+        self.sweeper.poke(game.deadline)
         clicked = interaction.message
         if clicked is not None and clicked.id != game.message_id:
             await self.service.set_message(game.id, clicked.channel.id, clicked.id)
