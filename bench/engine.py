@@ -254,7 +254,7 @@ def run(quick: bool) -> str:
         "",
         f"Measured by `python -m bench.engine{' --quick' if quick else ''}` on "
         f"{datetime.date.today().isoformat()}: Python {platform.python_version()}, "
-        f"{os.cpu_count()} cores, {platform.machine()}.",
+        f"{os.cpu_count()} cores, {platform.machine()}; load average {os.getloadavg()[0]:.1f} at the start.",
         "",
         "Reproduce: `python -m bench` (or `make bench`) prints these tables; `--write` stores them here;",
         "`--quick` takes smaller samples. `python -m bench.roundrobin --size N` plays one round-robin.",

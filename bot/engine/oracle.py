@@ -62,7 +62,7 @@ class Known:
     """The best moves' score (0 on a finished board, which has no moves)."""
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=8192)
 def table_scores(board: Board) -> Known | None:
     """Every legal move's exact score from the table covering ``board``, or None when none covers it.
 

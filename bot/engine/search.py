@@ -39,7 +39,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 FULL_DEPTH = 1_000
 """Stored as the depth of a table entry whose subtree was searched to the end of every line."""
 
-TABLE_LIMIT = 400_000
+TABLE_LIMIT = 300_000
 """Entries kept per board size before the table is cleared (an entry takes about 220 bytes)."""
 
 _CHECK_EVERY = 63

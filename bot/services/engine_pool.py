@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -18,6 +21,24 @@ T = TypeVar("T")
 
 def _ready() -> bool:
     return True
+
+
+def _exit_with_parent() -> None:
+    """Worker initializer: end this worker as soon as the bot process is gone.
+
+    A bot killed with SIGKILL cannot shut its pool down, and a worker in the middle
+    of a 5x5 search would otherwise run on as an orphan. The parent's sentinel
+    becomes ready when the parent dies, so a daemon thread waits on it.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class EnginePool:
@@ -38,7 +59,7 @@ class EnginePool:
     def _pool(self) -> Executor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_exit_with_parent
             )
         return self._executor
 

@@ -284,10 +284,22 @@ class DiscordEmulator:
         return await self.send_interaction(it)
 
     async def click(
-        self, message: Message, custom_id: str, user: Actor, *, force: bool = False
+        self,
+        message: Message,
+        custom_id: str,
+        user: Actor,
+        *,
+        version: int | None = None,
+        force: bool = False,
     ) -> Interaction:
-        """``user`` clicks button ``custom_id`` of ``message`` (refused if absent/disabled unless forced)."""
-        return await self.send_interaction(self._factory.component(message, custom_id, user, force=force))
+        """``user`` clicks button ``custom_id`` of ``message`` (refused if absent/disabled unless forced).
+
+        ``version=k`` clicks the message as it looked at ``message.history[k]``: a stale board in a client
+        that has not caught up with later edits (the button must have been enabled then).
+        """
+        return await self.send_interaction(
+            self._factory.component(message, custom_id, user, version=version, force=force)
+        )
 
     async def select(
         self, message: Message, custom_id: str, user: Actor, values: list[str], *, force: bool = False
@@ -390,12 +402,16 @@ class DiscordEmulator:
         route: str,
         *,
         times: int = 1,
+        handled: bool = False,
         params: Mapping[str, str] | None = None,
         match: Callable[[RestCall], bool] | None = None,
     ) -> RestFault:
-        """Close the connection without answering (the client sees a disconnected server)."""
+        """Close the connection without answering; with ``handled`` the request takes effect first and
+        only the answer is lost. See :class:`RestFault` about aiohttp's own retry of idempotent methods."""
         return self.faults.add(
-            RestFault(method, route, times=times, drop=True, params=dict(params or {}), match=match)
+            RestFault(
+                method, route, times=times, drop=True, handled=handled, params=dict(params or {}), match=match
+            )
         )
 
     def delay_next(
@@ -552,6 +568,21 @@ class DiscordEmulator:
             return None
 
         return await self.wait_for(found, timeout, f"a message in #{channel.name}")
+
+    async def wait_for_edit(
+        self, message: Message, *, since: int | None = None, timeout: float = 5.0
+    ) -> Message:
+        """Wait until ``message`` has been edited past version ``since`` (default: its version now).
+
+        Read ``message.version`` before the action that should edit it and pass it as ``since``, so an
+        edit that lands before this call is not missed.
+        """
+        baseline = message.version if since is None else since
+        return await self.wait_for(
+            lambda: message if message.version > baseline else None,
+            timeout,
+            f"an edit of message {message.id}",
+        )
 
     async def wait_for_call(
         self,

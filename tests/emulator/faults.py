@@ -17,8 +17,11 @@ class RestFault:
     ``route`` is a discord.py route template (``/channels/{channel_id}/messages``) or a glob on it;
     ``params`` narrows to given path parameters (``{"channel_id": "123"}``); ``match`` is a free
     predicate on the call. ``status`` 429 becomes a proper rate limit answer with ``retry_after``;
-    ``drop`` closes the connection without any answer; ``delay`` holds the answer (a slow Discord)
-    and then lets the real handler answer when ``status`` is None.
+    ``drop`` closes the connection without any answer, before the request has any effect, or with
+    ``handled`` after it took effect (the answer is lost: the client cannot know it worked);
+    ``delay`` holds the answer (a slow Discord) and then lets the real handler answer when ``status``
+    is None. aiohttp clients retry idempotent methods (GET, PUT, PATCH, DELETE) once on a dropped
+    connection by themselves, so a drop of those is seen by the bot only when it repeats.
     """
 
     method: str
@@ -34,6 +37,7 @@ class RestFault:
     body: Any = None
     delay: float = 0.0
     drop: bool = False
+    handled: bool = False
     params: dict[str, str] = field(default_factory=dict)
     match: Callable[[RestCall], bool] | None = None
     hits: list[RestCall] = field(default_factory=list)
@@ -59,7 +63,7 @@ class RestFault:
 
     def describe(self) -> str:
         if self.drop:
-            return "drop"
+            return "drop after handling" if self.handled else "drop"
         if self.status is None:
             return f"delay {self.delay}s"
         return f"{self.status}"

@@ -80,7 +80,13 @@ class GatewaySession:
 
     @property
     def ready(self) -> bool:
-        return self.live and self.connection is not None and self.connection.sent_seq >= self.ready_seq > 0
+        connection = self.connection
+        return (
+            not self.invalidated
+            and connection is not None
+            and not connection.closed
+            and (connection.sent_seq >= self.ready_seq > 0)
+        )
 
     def covers(self, guild_id: int | None) -> bool:
         """Whether this session receives the guild's events (DMs go to shard 0)."""
@@ -142,7 +148,11 @@ class GatewayConnection:
         async with self._lock:
             if self.closed:
                 return
-            await self._send_text(json.dumps(payload, separators=(",", ":")))
+            try:
+                await self._send_text(json.dumps(payload, separators=(",", ":")))
+            except (ConnectionError, RuntimeError):
+                self.closed = True
+                return
         self.server.record("send", self.session, op, None, None, data)
 
     def start_writer(self) -> None:

@@ -301,6 +301,14 @@ class InteractionFactory:
             and not force
         ):
             raise InteractionUsageError(f"/{names[0]} cannot be used in DMs")
+        required = command.get("default_member_permissions")
+        member = guild.members.get(actor.id) if guild is not None else None
+        if member is not None and guild is not None and required is not None:
+            lacking = int(required) & ~channel_permissions(guild, member, channel)
+            if lacking and not force:
+                raise InteractionUsageError(
+                    f"{member.user.username} lacks the permissions /{names[0]} requires"
+                )
 
         resolved: dict[str, dict[str, Any]] = {}
         definitions: list[dict[str, Any]] = command.get("options") or []
@@ -433,10 +441,12 @@ class InteractionFactory:
         actor: User | Member,
         *,
         values: list[str] | None = None,
+        version: int | None = None,
         force: bool = False,
     ) -> Interaction:
+        """``version`` clicks the message as it was then (a client that has not seen later edits)."""
         user = actor.user if isinstance(actor, Member) else actor
-        item = message.component(custom_id)
+        item = message.component(custom_id, version)
         if not force:
             if message.deleted:
                 raise InteractionUsageError(f"message {message.id} was deleted")
@@ -452,7 +462,18 @@ class InteractionFactory:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None or component_type in (3, 5, 6, 7, 8):
             data["values"] = list(values or [])
-        return self._envelope(MESSAGE_COMPONENT, message.channel, actor, data, message=message, force=force)
+        it = self._envelope(MESSAGE_COMPONENT, message.channel, actor, data, message=message, force=force)
+        if version is not None:
+            seen = message.history[version]
+            it.payload["message"].update(
+                {
+                    "content": seen.content,
+                    "embeds": seen.embeds,
+                    "components": seen.components,
+                    "flags": seen.flags,
+                }
+            )
+        return it
 
     def modal_submit(
         self, opened_by: Interaction, values: Mapping[str, str], actor: User | Member | None = None

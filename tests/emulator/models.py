@@ -259,9 +259,10 @@ class Message:
                 return button
         raise LookupError(f"message {self.id} has no button {custom_id or label!r}")
 
-    def component(self, custom_id: str) -> dict[str, Any] | None:
-        """Any component (button or select) with this custom id."""
-        for row in self.components:
+    def component(self, custom_id: str, version: int | None = None) -> dict[str, Any] | None:
+        """Any component (button or select) with this custom id, now or in an earlier ``version``."""
+        components = self.components if version is None else self.history[version].components
+        for row in components:
             for item in row.get("components", []):
                 if item.get("custom_id") == custom_id:
                     found: dict[str, Any] = item

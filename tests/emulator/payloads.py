@@ -118,7 +118,7 @@ def channel_payload(channel: Channel, *, with_guild_id: bool = True) -> dict[str
     return payload
 
 
-def guild_payload(guild: Guild, application: Application) -> dict[str, Any]:
+def guild_payload(guild: Guild) -> dict[str, Any]:
     """The guild object of ``GET /guilds/{id}`` (no channels or members)."""
     return {
         "id": str(guild.id),
@@ -160,7 +160,7 @@ def guild_payload(guild: Guild, application: Application) -> dict[str, Any]:
 
 def guild_create_payload(guild: Guild, application: Application, *, all_members: bool) -> dict[str, Any]:
     """The GUILD_CREATE dispatch. Without the members intent Discord sends only the bot's own member."""
-    payload = guild_payload(guild, application)
+    payload = guild_payload(guild)
     members = [
         member for member in guild.members.values() if all_members or member.user.id == application.bot.id
     ]

@@ -162,7 +162,13 @@ class RestServer:
         try:
             result = await route.handler(ApiRequest(call, params, dict(request.query), body, attachments))
         except DiscordHTTPError as error:
-            return self._finish(call, error.status, error.body(), headers)
+            result = ApiResponse(error.status, error.body())
+        if fault is not None and fault.drop and fault.handled:
+            if request.transport is not None:
+                request.transport.abort()
+            call.status, call.response, call.responded_at = 0, result.body, time.monotonic()
+            self.notifier.notify()
+            return web.Response(status=500)
         return self._finish(call, result.status, result.body, headers)
 
     async def _apply_fault(
@@ -171,14 +177,14 @@ class RestServer:
         call.fault = fault.describe()
         if fault.delay:
             await asyncio.sleep(fault.delay)
-        if fault.drop:
+        if fault.drop and not fault.handled:
             if request.transport is not None:
                 request.transport.abort()
             call.status = 0
             call.responded_at = time.monotonic()
             self.notifier.notify()
             return web.Response(status=500)
-        if fault.status is None:
+        if fault.status is None or fault.handled:
             return None
         if fault.status == 429:
             retry_after = fault.retry_after

@@ -52,7 +52,7 @@ def routes(emu: DiscordEmulator) -> list[Route]:
 
     async def get_guild(req: ApiRequest) -> ApiResponse:
         guild = world.get_guild(req.param("guild_id"))
-        return ok(guild_payload(guild, world.application))
+        return ok(guild_payload(guild))
 
     async def get_guild_channels(req: ApiRequest) -> ApiResponse:
         guild = world.get_guild(req.param("guild_id"))

@@ -122,7 +122,7 @@ class Games(commands.GroupCog, group_name="ttt", group_description="Tic-tac-toe"
 class ThrowawayMixin:
     """What both bot flavours share; comes first in the bases so ``super()`` reaches discord.py."""
 
-    def __init__(self, sync_guild: Guild | None = None, **options: Any) -> None:
+    def __init__(self, sync_guild: Guild | discord.Object | None = None, **options: Any) -> None:
         super().__init__(  # type: ignore[call-arg]
             command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options
         )

@@ -79,8 +79,10 @@ async def test_click_edits_the_board_and_persistent_buttons_answer(arena: Arena)
     emu = arena.emu
     start = await emu.slash(arena.channel, arena.alice, "ttt start")
     board = await start.wait_for(lambda it: it.original if it.original and it.original.version == 1 else None)
+    before = board.version
     click = await emu.click(board, "cell:4", arena.bob)
-    assert (await click.wait_callback()).type == 7
+    assert await emu.wait_for_edit(board, since=before) is board
+    assert click.callback is not None and click.callback.type == 7
     assert click.original is board
     assert board.content == "bob played 4"
     centre = board.button("cell:4")
@@ -88,6 +90,9 @@ async def test_click_edits_the_board_and_persistent_buttons_answer(arena: Arena)
     assert not board.button("cell:0").disabled
     with pytest.raises(InteractionUsageError):
         await emu.click(board, "cell:4", arena.alice)
+    stale = await emu.click(board, "cell:4", arena.alice, version=before)
+    assert stale.payload["message"]["components"] == board.history[before].components
+    await stale.wait_callback()
 
     note = await emu.slash(arena.channel, arena.alice, "ttt note")
     posted = await emu.wait_for_message(arena.channel, lambda m: m.content == "final text")

@@ -317,7 +317,7 @@ class World:
 
     # ----------------------------------------------------------------------------------- messages
 
-    def _pings(self, message: Message, body: dict[str, Any]) -> None:
+    def _resolve_pings(self, message: Message) -> None:
         guild = self.guild_of(message.channel)
         may_everyone = bool(self.bot_permissions(message.channel) & Perm.MENTION_EVERYONE)
         pings = resolve_pings(
@@ -377,7 +377,7 @@ class World:
             visible_to=None if ephemeral_to is None else ephemeral_to.id,
             message_reference=body.get("message_reference"),
         )
-        self._pings(message, body)
+        self._resolve_pings(message)
         self._snapshot(message)
         self.messages[message.id] = message
         self._channel_messages.setdefault(channel.id, []).append(message)
@@ -424,7 +424,7 @@ class World:
         message.flags &= ~LOADING
         if "allowed_mentions" in body:
             message.allowed_mentions = body["allowed_mentions"]
-        self._pings(message, body)
+        self._resolve_pings(message)
         message.edited_at = utcnow()
         self._snapshot(message)
         if not message.ephemeral:
