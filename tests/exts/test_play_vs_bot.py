@@ -22,6 +22,13 @@ from tests.exts.harness import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
+
+@pytest.fixture(scope="module")
+def bot_settings() -> dict[str, str]:
+    """A 5x5 reply then takes the engine's whole budget, longer than the bot waits before deferring."""
+    return {"ENGINE_BUDGET_MS": "2000"}
+
+
 SUB_COMMAND = 1
 
 
@@ -100,11 +107,12 @@ async def test_a_5x5_board_has_no_room_for_controls_and_names_the_resign_command
     emu: DiscordEmulator, bot: BotProcess
 ) -> None:
     table = Table.create(emu, "alice")
-    message = await answer(await table.slash("alice", "ttt start", size=5))
-    assert len(message.rows) == 5 and len(cells(message)) == 25
+    start = await table.slash("alice", "ttt start", size=5, first="opponent")
+    message = await answer(start)
+    assert start.callback is not None and start.callback.type == 5, "the bot's slow opening is deferred"
+    assert not message.ephemeral and len(message.rows) == 5 and len(cells(message)) == 25
+    assert board(message).count("X") == 1 and len(free_cells(message)) == 24
     assert "/ttt resign" in message.text
-    await click_cell(table, message, 12, "alice")
-    assert board(message)[12] == "X" and board(message).count("O") == 1
 
 
 async def test_move_command_autocomplete_and_bad_cells(emu: DiscordEmulator, bot: BotProcess) -> None:
@@ -284,21 +292,25 @@ async def test_direct_messages_are_refused_with_a_sentence(emu: DiscordEmulator,
     assert "server" in refused.text and "\n" not in refused.text
 
 
-async def test_a_game_survives_a_restart_of_the_bot(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_shutdown_finishes_a_move_in_flight_and_the_game_survives_a_restart(
+    emu: DiscordEmulator, bot: BotProcess
+) -> None:
     table = Table.create(emu, "alice")
-    message = await answer(await table.slash("alice", "ttt start", level="easy"))
-    await click_cell(table, message, 4, "alice")
-    before = board(message)
+    message = await answer(await table.slash("alice", "ttt start", size=5))
+    click = await table.click(message, cells(message)[12].custom_id or "", "alice")
+    callback = await click.wait_callback(timeout=15)
+    assert callback.type == 6, "a reply slower than a second is deferred, then the board is edited"
     syncs = len(emu.calls("PUT"))
 
-    await bot.restart(SYNC_COMMANDS="false")
+    assert await bot.stop() == 0
+    assert board(message)[12] == "X" and board(message).count("O") == 1, "the move in flight was finished"
+    assert click.ack_latency is not None and click.ack_latency < 3
 
-    click = await click_cell(table, message, free_cells(message)[0], "alice")
-    assert click.callback is not None and click.callback.type in (6, 7)
-    assert board(message).count("X") == before.count("X") + 1
-    assert board(message).count("O") in (before.count("O") + 1, before.count("O"))
+    await bot.start(SYNC_COMMANDS="false")
+    again = await click_cell(table, message, free_cells(message)[0], "alice")
+    assert again.callback is not None and again.callback.type in (6, 7)
+    assert board(message).count("X") == 2 and board(message).count("O") == 2
     assert len(emu.calls("PUT")) == syncs, "SYNC_COMMANDS=false must not sync"
-    assert bot.exit_codes == [0]
 
 
 async def test_no_message_can_ping_anyone_but_the_players(emu: DiscordEmulator, bot: BotProcess) -> None:

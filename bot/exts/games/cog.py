@@ -361,7 +361,13 @@ class GamesCog(commands.Cog, name=GAMES_COG):
                 await self._refresh_clicked(interaction, click.game_id)
                 return
             raise
-        await edit_by_response(interaction, compose(game))
+        try:
+            await edit_by_response(interaction, compose(game))
+        except discord.HTTPException as error:
+            # The move stands; show it through the channel API (retried by the sweeper if that fails too).
+            log.warning("Could not edit the board of game %s after a click: %s", game.id, error)
+            await self.publisher.refresh(game)
+            raise
         self.sweeper.poke()
         clicked = interaction.message
         if clicked is not None and clicked.id != game.message_id:

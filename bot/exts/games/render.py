@@ -107,10 +107,8 @@ def _winner_sentence(game: GameView) -> str:
         return f"{who(loser)} resigned; {who(winner)} wins."
     if game.end_reason is EndReason.TIMEOUT:
         return f"{who(loser)} ran out of time; {who(winner)} wins."
-    line = ""
-    if game.winning_cells:
-        line = f" with {game.cell_name(game.winning_cells[0])}–{game.cell_name(game.winning_cells[-1])}"
-    return f"{who(winner)} wins{line}!"
+    line = ", ".join(game.cell_name(cell) for cell in game.winning_cells)
+    return f"{who(winner)} wins with {line}!" if line else f"{who(winner)} wins!"
 
 
 def status_sentence(game: GameView) -> str:
