@@ -1,0 +1,201 @@
+"""Clicks racing on one game and ply, and starts racing in one channel, through the emulator.
+
+Many games run side by side in their own channels (one bot process, no restart), so a
+round costs one round trip of its game, not of the whole test. In each round several
+clicks for the same ply of one game reach the bot in the same gateway read: from the
+player on turn (a double click, or clicks on different cells), or from both players.
+Exactly one must be applied, each other click answered with a private refusal, and the
+stored moves must replay as a legal game whose board the message shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+
+import pytest
+
+from tests.emulator import Channel, DiscordEmulator, Interaction, Message
+from tests.exts.harness import ANSWER_TIMEOUT, BotProcess, Table, board, cells, free_cells
+from tests.reliability.helpers import (
+    STALE_REFRESH,
+    Answers,
+    check_legal_games,
+    duel,
+    env_count,
+    gather_limited,
+    query,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+ROUNDS = {2: env_count("TTT_RACE_ROUNDS_2", 400), 10: env_count("TTT_RACE_ROUNDS_10", 100)}
+"""Rounds of two and of ten racing clicks; each round is one ply of one game. CI runs these defaults;
+``TTT_RACE_ROUNDS_2=1000 TTT_RACE_ROUNDS_10=1000`` is the full run (about four minutes on 2 cores)."""
+LANES = env_count("TTT_RACE_GAMES", 32)
+"""Games played side by side, each in its own channel."""
+SIZE = 4
+"""4x4 games last longer (fewer challenges per round) than 3x3."""
+REFUSALS = ("not your turn", STALE_REFRESH)
+
+
+@dataclass
+class Tally:
+    rounds: int = 0
+    clicks: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    games: set[int] = field(default_factory=set)
+
+
+@dataclass
+class Lane:
+    table: Table
+    channel: Channel
+    players: tuple[str, str]
+    message: Message | None = None
+    game_id: int = 0
+    games: int = 0
+
+    async def new_game(self) -> None:
+        x, o = self.players if self.games % 2 == 0 else self.players[::-1]
+        self.games += 1
+        self.message = await duel(self.table, x, o, size=SIZE, channel=self.channel)
+        (game_id,) = query_live(self.table, self.channel)
+        self.game_id = game_id
+        self.x, self.o = x, o
+
+    x: str = ""
+    o: str = ""
+
+
+BOT: BotProcess | None = None
+ANSWERS: Answers
+
+
+def query_live(table: Table, channel: Channel) -> list[int]:
+    assert BOT is not None
+    return [
+        row[0]
+        for row in query(
+            BOT,
+            "SELECT id FROM games WHERE channel_id = ? AND status IN ('active', 'pending')",
+            (channel.id,),
+        )
+    ]
+
+
+async def race_round(
+    emu: DiscordEmulator, bot: BotProcess, lane: Lane, racers: int, rng: random.Random
+) -> Tally:
+    message = lane.message
+    assert message is not None
+    ply = SIZE * SIZE - len(free_cells(message))
+    mover, waiter = (lane.x, lane.o) if ply % 2 == 0 else (lane.o, lane.x)
+    mode = rng.choice(("double click", "same user, any cells", "both players"))
+    free = free_cells(message)
+    same_cell = rng.choice(free)
+    version = message.version
+    grid = cells(message)
+    senders = [waiter if mode == "both players" and index % 2 else mover for index in range(racers)]
+    rng.shuffle(senders)
+    clicks: list[Interaction] = []
+    for who in senders:
+        cell = same_cell if mode == "double click" else rng.choice(free)
+        custom_id = grid[cell].custom_id or ""
+        clicks.append(await emu.click(message, custom_id, lane.table[who], version=version))
+    answers = await asyncio.gather(*(ANSWERS.of(it) for it in clicks))
+    public = [i for i, (ephemeral, _) in enumerate(answers) if not ephemeral]
+    assert len(public) == 1, f"{mode}: {answers}"
+    tally = Tally(rounds=1, clicks=racers, games={lane.game_id})
+    stale = 0
+    for ephemeral, text in answers:
+        if ephemeral:
+            kind = next((k for k in REFUSALS if k in text), None)
+            assert kind is not None, f"{mode}: unexpected refusal {text!r}"
+            tally.refused[kind] = tally.refused.get(kind, 0) + 1
+            stale += kind == STALE_REFRESH
+    (winner,) = public
+    assert clicks[winner].user.id == lane.table[mover].id
+    stored = query(bot, "SELECT ply, board, status FROM games WHERE id = ?", (lane.game_id,))[0]
+    moves = query(bot, "SELECT ply FROM moves WHERE game_id = ?", (lane.game_id,))
+    assert stored[0] == ply + 1 and len(moves) == ply + 1, f"{mode}: {stored}, {len(moves)} moves"
+    # Each outdated click redraws the board after its refusal; wait for those edits, then compare.
+    await emu.wait_for(lambda: message.version >= version + 1 + stale, ANSWER_TIMEOUT, "board redraws")
+    assert board(message) == stored[1], "the board message does not show the stored game (an older redraw?)"
+    if stored[2] != "active":
+        await lane.new_game()
+    return tally
+
+
+async def run_rounds(emu: DiscordEmulator, bot: BotProcess, racers: int, seed: int) -> Tally:
+    global BOT, ANSWERS
+    BOT, ANSWERS = bot, Answers(emu)
+    table = Table.create(emu, "alice", "bob")
+    lanes = [Lane(table, table.new_channel(f"race-{racers}-{n}"), ("alice", "bob")) for n in range(LANES)]
+    await gather_limited((lane.new_game() for lane in lanes), 8)
+    total = Tally()
+    rng = random.Random(seed)
+    remaining = ROUNDS[racers]
+
+    async def drive(lane: Lane, lane_rng: random.Random) -> None:
+        nonlocal remaining
+        while remaining > 0:
+            remaining -= 1
+            tally = await race_round(emu, bot, lane, racers, lane_rng)
+            total.rounds += tally.rounds
+            total.clicks += tally.clicks
+            total.games |= tally.games
+            for kind, count in tally.refused.items():
+                total.refused[kind] = total.refused.get(kind, 0) + count
+
+    await asyncio.gather(*(drive(lane, random.Random(rng.random())) for lane in lanes))
+    return total
+
+
+@pytest.mark.parametrize("racers", [2, 10])
+async def test_racing_clicks_apply_exactly_one_move(
+    emu: DiscordEmulator, bot: BotProcess, racers: int
+) -> None:
+    tally = await run_rounds(emu, bot, racers, seed=racers)
+    rounds = ROUNDS[racers]
+    assert tally.rounds == rounds and tally.clicks == rounds * racers
+    assert sum(tally.refused.values()) == rounds * (racers - 1)
+    moves = check_legal_games(bot, tally.games)
+    print(
+        f"{racers} racers: {tally.rounds} rounds, {tally.clicks} clicks, {len(tally.games)} games, "
+        f"{moves} stored moves replayed, refusals {tally.refused}"
+    )
+
+
+async def test_racing_starts_in_one_channel_create_exactly_one_game(
+    emu: DiscordEmulator, bot: BotProcess
+) -> None:
+    """Ten members start at once in each of many channels (against me, or challenging a neighbour)."""
+    names = [f"p{n}" for n in range(10)]
+    table = Table.create(emu, *names)
+    channels = [table.new_channel(f"start-race-{n}") for n in range(env_count("TTT_START_RACES", 30))]
+    rng = random.Random(7)
+    starts: list[tuple[Channel, Interaction]] = []
+    for channel in channels:
+        for index, name in enumerate(names):
+            if rng.random() < 0.5:
+                options = {"size": rng.choice((3, 4)), "level": "easy"}
+            else:
+                options = {"opponent": table[names[(index + 1) % len(names)]]}
+            starts.append((channel, await table.slash(name, "ttt start", where=channel, **options)))
+    answers = Answers(emu)
+    seen = await asyncio.gather(*(answers.of(it) for _, it in starts))
+    for channel in channels:
+        mine = [text for (where, _), (ephemeral, text) in zip(starts, seen, strict=True) if where is channel]
+        public = [
+            text
+            for (where, _), (ephemeral, text) in zip(starts, seen, strict=True)
+            if where is channel and not ephemeral
+        ]
+        assert len(public) == 1, mine
+        refusals = [text for text in mine if text not in public]
+        assert len(refusals) == len(names) - 1
+        assert all("already" in text for text in refusals), refusals
+        rows = query(bot, "SELECT status FROM games WHERE channel_id = ?", (channel.id,))
+        assert len(rows) == 1 and rows[0][0] in ("active", "pending"), rows
