@@ -37,7 +37,8 @@ LANES = env_count("TTT_RACE_GAMES", 32)
 """Games played side by side, each in its own channel."""
 SIZE = 4
 """4x4 games last longer (fewer challenges per round) than 3x3."""
-REFUSALS = ("not your turn", STALE_REFRESH)
+REFUSALS = ("not your turn", STALE_REFRESH, "This game is over")
+"""A click loses the race to the move, to the move that ended the game, or was not its turn."""
 
 
 @dataclass
@@ -149,7 +150,9 @@ async def run_rounds(emu: DiscordEmulator, bot: BotProcess, racers: int, seed: i
             for kind, count in tally.refused.items():
                 total.refused[kind] = total.refused.get(kind, 0) + count
 
-    await asyncio.gather(*(drive(lane, random.Random(rng.random())) for lane in lanes))
+    async with asyncio.TaskGroup() as group:  # a failure stops every lane
+        for lane in lanes:
+            group.create_task(drive(lane, random.Random(rng.random())))
     return total
 
 
