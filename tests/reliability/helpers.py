@@ -132,3 +132,30 @@ class Answers:
     async def of(self, it: Interaction) -> tuple[bool, str]:
         """(ephemeral, text) of the answer to ``it``."""
         return await it.wait_for(self._seen, ANSWER_TIMEOUT)
+
+
+def changes(
+    before: dict[str, list[tuple[Any, ...]]], after: dict[str, list[tuple[Any, ...]]]
+) -> dict[str, Any]:
+    """The rows that differ between two snapshots, per table (empty when nothing changed)."""
+    found = {}
+    for table in TABLES:
+        old, new = set(before[table]), set(after[table])
+        if old != new:
+            found[table] = {"gone": sorted(old - new, key=repr), "new": sorted(new - old, key=repr)}
+    return found
+
+
+async def boards_recorded(bot: BotProcess) -> None:
+    """Wait until the bot has stored the board message of every game.
+
+    The bot answers ``/ttt start`` first and records the message id just after, so a
+    snapshot taken as soon as the answer arrives could miss that write. Polls the
+    database (the condition waited on); the timeout is a failure guard.
+    """
+    sql = "SELECT id FROM games WHERE message_id IS NULL"
+    deadline = asyncio.get_running_loop().time() + ANSWER_TIMEOUT
+    while missing := query(bot, sql):
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"games without a board message: {missing}")
+        await asyncio.sleep(0.02)

@@ -28,7 +28,15 @@ from bot.engine import Board, EngineInputError, parse_cell
 from tests.emulator import Channel, DiscordEmulator, Interaction, Member, Message
 from tests.exts.harness import BotProcess, Table, answer, board, click_cell, free_cells
 from tests.reliability import fuzzing
-from tests.reliability.helpers import Answers, duel, env_count, gather_limited, query, snapshot
+from tests.reliability.helpers import (
+    Answers,
+    boards_recorded,
+    duel,
+    env_count,
+    gather_limited,
+    query,
+    snapshot,
+)
 
 INPUTS = env_count("TTT_FUZZ_INPUTS", 4000)
 """Interactions through the emulator (CI default; the boards for analyze come on top)."""
@@ -331,6 +339,7 @@ async def test_hostile_interactions_are_refused_and_change_nothing(
     rng = random.Random(SEED)
     generate = Generator(emu, arena, rng)
     inputs = [generate() for _ in range(INPUTS)]
+    await boards_recorded(bot)
     before = snapshot(bot)
     stop = asyncio.Event()
     probe = asyncio.ensure_future(probe_player(emu, arena, stop))
