@@ -38,9 +38,9 @@ from tests.reliability.helpers import (
     snapshot,
 )
 
-INPUTS = env_count("TTT_FUZZ_INPUTS", 4000)
+INPUTS = env_count("TTT_FUZZ_INPUTS", 3000)
 """Interactions through the emulator (CI default; the boards for analyze come on top)."""
-BOARDS = env_count("TTT_FUZZ_BOARDS", 6100)
+BOARDS = env_count("TTT_FUZZ_BOARDS", 7200)
 CONCURRENCY = 48
 SEED = env_count("TTT_FUZZ_SEED", 20261123)
 APOLOGY = "something went wrong"
@@ -402,7 +402,7 @@ def test_analyze_answers_every_fuzzed_board_through_one_process() -> None:
     boards = [fuzzing.board_text(rng) for _ in range(BOARDS)]
     boards = [text for text in boards if text.strip()]  # analyze skips blank lines
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "analyze", "-", "--budget-ms", "20"],
+        [sys.executable, "-m", "bot", "analyze", "-", "--budget-ms", "5"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

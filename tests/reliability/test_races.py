@@ -30,7 +30,7 @@ from tests.reliability.helpers import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
-ROUNDS = {2: env_count("TTT_RACE_ROUNDS_2", 400), 10: env_count("TTT_RACE_ROUNDS_10", 100)}
+ROUNDS = {2: env_count("TTT_RACE_ROUNDS_2", 250), 10: env_count("TTT_RACE_ROUNDS_10", 60)}
 """Rounds of two and of ten racing clicks; each round is one ply of one game. CI runs these defaults;
 ``TTT_RACE_ROUNDS_2=1000 TTT_RACE_ROUNDS_10=1000`` is the full run (about four minutes on 2 cores)."""
 IN_FLIGHT = env_count("TTT_RACE_IN_FLIGHT", 64)
