@@ -8,10 +8,11 @@ with the time left, and nothing is stored. Other members are not held back.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
-from tests.emulator import DiscordEmulator
+from tests.emulator import Channel, DiscordEmulator
 from tests.exts.harness import BotProcess, Table, answer, private_answer
 from tests.reliability.helpers import boards_recorded, changes, query, snapshot
 
@@ -41,7 +42,7 @@ async def test_a_member_who_just_started_must_wait_and_is_told_how_long(
     await boards_recorded(bot)
     before = snapshot(bot)
 
-    attempts = [
+    attempts: list[tuple[str, Channel, dict[str, Any]]] = [
         ("ttt start", table.new_channel("again"), {"level": "easy"}),
         ("ttt start", table.new_channel("challenge"), {"opponent": table["bob"]}),
         ("ttt start", table.channel, {"opponent": table["carol"], "size": 4}),

@@ -294,6 +294,7 @@ class Generator:
         rng = self.rng
         who = self.member(rng.choice(("alice", "bob")))
         channel = self.emu.dm_channel(who)
+        options: dict[str, Any]
         command, options = rng.choice(
             (
                 ("ttt start", {}),
@@ -306,7 +307,7 @@ class Generator:
                 ("ttt leaderboard", {"scope": "server"}),
             )
         )
-        return lambda: self.emu.slash(channel, who.user, command, force=True, **options)
+        return lambda: self.emu.slash(channel, who.user, command, options, force=True)
 
 
 async def probe_player(emu: DiscordEmulator, arena: Arena, stop: asyncio.Event) -> tuple[int, int]:

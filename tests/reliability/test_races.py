@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -51,44 +52,29 @@ class Tally:
 
 @dataclass
 class Lane:
+    """One channel where alice and bob play game after game (taking turns to open) while clicks race."""
+
+    bot: BotProcess
     table: Table
     channel: Channel
-    players: tuple[str, str]
     message: Message | None = None
     game_id: int = 0
     games: int = 0
+    x: str = "alice"
+    o: str = "bob"
 
     async def new_game(self) -> None:
-        x, o = self.players if self.games % 2 == 0 else self.players[::-1]
+        self.x, self.o = ("alice", "bob") if self.games % 2 == 0 else ("bob", "alice")
         self.games += 1
-        self.message = await duel(self.table, x, o, size=SIZE, channel=self.channel)
-        (game_id,) = query_live(self.table, self.channel)
-        self.game_id = game_id
-        self.x, self.o = x, o
-
-    x: str = ""
-    o: str = ""
-
-
-BOT: BotProcess | None = None
-ANSWERS: Answers
-
-
-def query_live(table: Table, channel: Channel) -> list[int]:
-    assert BOT is not None
-    return [
-        row[0]
-        for row in query(
-            BOT,
-            "SELECT id FROM games WHERE channel_id = ? AND status IN ('active', 'pending')",
-            (channel.id,),
-        )
-    ]
+        self.message = await duel(self.table, self.x, self.o, size=SIZE, channel=self.channel)
+        sql = "SELECT id FROM games WHERE channel_id = ? AND status = 'active'"
+        ((self.game_id,),) = query(self.bot, sql, (self.channel.id,))
 
 
 async def race_round(
-    emu: DiscordEmulator, bot: BotProcess, lane: Lane, racers: int, rng: random.Random
+    emu: DiscordEmulator, answers_to: Answers, lane: Lane, racers: int, rng: random.Random
 ) -> Tally:
+    """One ply of ``lane``'s game, clicked ``racers`` times at once; checks that exactly one applied."""
     message = lane.message
     assert message is not None
     ply = SIZE * SIZE - len(free_cells(message))
@@ -105,7 +91,7 @@ async def race_round(
         cell = same_cell if mode == "double click" else rng.choice(free)
         custom_id = grid[cell].custom_id or ""
         clicks.append(await emu.click(message, custom_id, lane.table[who], version=version))
-    answers = await asyncio.gather(*(ANSWERS.of(it) for it in clicks))
+    answers = await asyncio.gather(*(answers_to.of(it) for it in clicks))
     public = [i for i, (ephemeral, _) in enumerate(answers) if not ephemeral]
     assert len(public) == 1, f"{mode}: {answers}"
     tally = Tally(rounds=1, clicks=racers, games={lane.game_id})
@@ -118,8 +104,8 @@ async def race_round(
             stale += kind == STALE_REFRESH
     (winner,) = public
     assert clicks[winner].user.id == lane.table[mover].id
-    stored = query(bot, "SELECT ply, board, status FROM games WHERE id = ?", (lane.game_id,))[0]
-    moves = query(bot, "SELECT ply FROM moves WHERE game_id = ?", (lane.game_id,))
+    stored = query(lane.bot, "SELECT ply, board, status FROM games WHERE id = ?", (lane.game_id,))[0]
+    moves = query(lane.bot, "SELECT ply FROM moves WHERE game_id = ?", (lane.game_id,))
     assert stored[0] == ply + 1 and len(moves) == ply + 1, f"{mode}: {stored}, {len(moves)} moves"
     # Each outdated click redraws the board after its refusal; wait for those edits, then compare.
     await emu.wait_for(lambda: message.version >= version + 1 + stale, ANSWER_TIMEOUT, "board redraws")
@@ -130,12 +116,10 @@ async def race_round(
 
 
 async def run_rounds(emu: DiscordEmulator, bot: BotProcess, racers: int, seed: int) -> Tally:
-    global BOT, ANSWERS
-    BOT, ANSWERS = bot, Answers(emu)
+    answers_to = Answers(emu)
     table = Table.create(emu, "alice", "bob")
     lanes = [
-        Lane(table, table.new_channel(f"race-{racers}-{n}"), ("alice", "bob"))
-        for n in range(max(2, IN_FLIGHT // racers))
+        Lane(bot, table, table.new_channel(f"race-{racers}-{n}")) for n in range(max(2, IN_FLIGHT // racers))
     ]
     await gather_limited((lane.new_game() for lane in lanes), 8)
     total = Tally()
@@ -146,7 +130,7 @@ async def run_rounds(emu: DiscordEmulator, bot: BotProcess, racers: int, seed: i
         nonlocal remaining
         while remaining > 0:
             remaining -= 1
-            tally = await race_round(emu, bot, lane, racers, lane_rng)
+            tally = await race_round(emu, answers_to, lane, racers, lane_rng)
             total.rounds += tally.rounds
             total.clicks += tally.clicks
             total.games |= tally.games
@@ -185,6 +169,7 @@ async def test_racing_starts_in_one_channel_create_exactly_one_game(
     starts: list[tuple[Channel, Interaction]] = []
     for channel in channels:
         for index, name in enumerate(names):
+            options: dict[str, Any]
             if rng.random() < 0.5:
                 options = {"size": rng.choice((3, 4)), "level": "easy"}
             else:
