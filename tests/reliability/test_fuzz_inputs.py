@@ -69,6 +69,7 @@ class Arena:
     gone: Member
     robot: Member
     games: dict[str, int] = field(default_factory=dict)
+    dm_boards: list[Message] = field(default_factory=list)
 
     def channels(self) -> list[Channel]:
         return [
@@ -102,6 +103,10 @@ async def build_arena(emu: DiscordEmulator, bot: BotProcess) -> Arena:
     gone = table["gone"]
     emu.remove_member(table.guild, gone)
     arena = Arena(table, other, active, pending, vs_bot, finished, elsewhere, channel("empty"), gone, robot)
+    for name in ("alice", "bob"):
+        # A board in a DM, as a forged client could click it: the bot never posts one there.
+        body = {"content": "board", "components": active.components}
+        arena.dm_boards.append(emu.world.post_message(emu.dm_channel(table[name]), body))
     for name, message in (
         ("active", active),
         ("pending", pending),
@@ -294,6 +299,18 @@ class Generator:
         rng = self.rng
         who = self.member(rng.choice(("alice", "bob")))
         channel = self.emu.dm_channel(who)
+        if rng.random() < 0.4:
+            board = next(m for m in self.arena.dm_boards if m.channel is channel)
+            active = self.arena.games["active"]
+            custom_id = rng.choice(
+                (
+                    f"ttt:cell:{active}:1:{rng.randrange(9)}",
+                    f"ttt:resign:{active}",
+                    board.buttons[0].custom_id or "x",
+                )
+            )
+            self.last = f"{who.user.username} clicks {custom_id!r} in a DM"
+            return lambda: self.emu.click(board, custom_id, who.user, force=True)
         options: dict[str, Any]
         command, options = rng.choice(
             (
@@ -371,6 +388,8 @@ async def test_hostile_interactions_are_refused_and_change_nothing(
             assert len(choices) <= 25 and all(len(c["name"]) <= 100 for c in choices), context
         elif not ephemeral:
             raise AssertionError(f"a refusal must be private; {context}")
+        if kind == "dm":
+            assert "direct messages" in text, context
     after = snapshot(bot)
     unchanged_but_probe(before, after, probe_id)
     text = bot.log_text()
