@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 
 from tests.emulator import DiscordEmulator
-from tests.exts.harness import BotProcess
+from tests.exts.harness import BotUnderTest
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -30,17 +30,12 @@ def bot_settings() -> dict[str, str]:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def bot(
     emu: DiscordEmulator, bot_settings: dict[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[BotProcess]:
-    settings = bot_settings
-    process = BotProcess(emu, Path(tmp_path_factory.mktemp("bot")), settings)
-    await process.start()
+) -> AsyncIterator[BotUnderTest]:
+    bot = BotUnderTest(emu, Path(tmp_path_factory.mktemp("bot")), bot_settings)
+    await bot.start()
     try:
-        if settings.get("SYNC_COMMANDS", "true") != "false" and "DEV_GUILD_ID" not in settings:
-            await emu.wait_for_commands(timeout=10)
-        yield process
+        yield bot
     finally:
-        print(f"----- bot log ({process.log_path}) -----\n{process.log_text()[-8000:]}")
-        if process.process is not None:
-            code = await process.stop()
-            assert code == 0, f"the bot exited with {code}:\n{process.log_text()[-4000:]}"
-    process.check_log()
+        print(f"----- bot log -----\n{bot.log_text()[-8000:]}")
+        await bot.close()
+    bot.check_log()

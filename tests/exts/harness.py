@@ -7,17 +7,15 @@ state; the timeouts given are failure guards only.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-import os
 import signal
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from tests.emulator import Button, Channel, DiscordEmulator, Guild, Interaction, Member, Message, Perm
+from tests.emulator.process import BotProcess
 
 START_TIMEOUT = 60.0
 """Failure guard for a bot start (imports, migration, engine pool, login, command sync, gateway)."""
@@ -31,97 +29,50 @@ PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
 _names = itertools.count(1)
 
 
-class BotProcess:
-    """``python -m bot`` in a working directory of its own, with the emulator's settings in its env."""
+class BotUnderTest:
+    """``python -m bot`` (the emulator's :class:`BotProcess`) with a database and settings of its own.
+
+    It runs in ``workdir``, so no ``.env`` of the repository is read; ``settings`` are
+    environment variables on top of the harness's defaults.
+    """
 
     def __init__(self, emu: DiscordEmulator, workdir: Path, settings: Mapping[str, str]) -> None:
         self.emu = emu
-        self.workdir = workdir
-        self.settings = dict(settings)
-        self.process: asyncio.subprocess.Process | None = None
-        self.starts = 0
-        self._log: IO[str] | None = None
-        self.exit_codes: list[int] = []
-
-    @property
-    def env(self) -> dict[str, str]:
-        inherited = {
-            key: value for key, value in os.environ.items() if not key.startswith(("DISCORD_", "SHARD_"))
-        }
-        return {
-            **inherited,
-            **self.emu.env(),
-            "DATABASE_URL": f"sqlite+aiosqlite:///{self.workdir / 'ttt.sqlite3'}",
+        env = {
+            "DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'ttt.sqlite3'}",
             "LOG_LEVEL": "INFO",
             "START_COOLDOWN_SECONDS": "0",
-            "PYTHONUNBUFFERED": "1",
-            **self.settings,
+            **{
+                name: ""
+                for name in ("DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "SYNC_COMMANDS", "AUTO_MIGRATE")
+            },
+            **settings,
         }
+        self.process = BotProcess(emu, env=env, cwd=workdir, log_path=workdir / "bot.log")
 
     @property
-    def log_path(self) -> Path:
-        return self.workdir / "bot.log"
+    def exit_codes(self) -> list[int]:
+        return self.process.returncodes
 
     def log_text(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
+        return self.process.text
 
     async def start(self, **settings: str) -> None:
-        """Start the bot and wait until a new gateway session of it is ready."""
-        self.settings.update(settings)
-        known = {session.session_id for session in self.emu.sessions}
-        self._log = self.log_path.open("a", encoding="utf-8")
-        self._log.write(f"===== start {self.starts + 1} =====\n")
-        self._log.flush()
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=self.workdir, env=self.env, stdout=self._log, stderr=self._log
-        )
-        self.starts += 1
-        ready = asyncio.ensure_future(
-            self.emu.wait_for(
-                lambda: next(
-                    (s for s in self.emu.sessions if s.ready and s.session_id not in known),
-                    None,
-                ),
-                START_TIMEOUT,
-                "a new gateway session of the bot",
-            )
-        )
-        exited = asyncio.ensure_future(self.process.wait())
-        await asyncio.wait({ready, exited}, return_when=asyncio.FIRST_COMPLETED)
-        if exited.done():
-            ready.cancel()
-            raise AssertionError(
-                f"the bot exited with {exited.result()} at start:\n{self.log_text()[-4000:]}"
-            )
-        exited.cancel()
-        ready.result()
+        """Start the bot (with ``settings`` changed) and wait until its new gateway session is ready."""
+        self.process.env.update(settings)
+        await self.process.start()
+        await self.process.wait_ready(timeout=START_TIMEOUT)
 
     async def stop(self, signum: int = signal.SIGTERM) -> int:
         """Signal the bot and wait for it to exit; return its exit status."""
-        process, self.process = self.process, None
-        if process is None:
-            raise AssertionError("the bot is not running")
-        if process.returncode is None:
-            process.send_signal(signum)
-        try:
-            code = await asyncio.wait_for(process.wait(), STOP_TIMEOUT)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
-            raise AssertionError(
-                f"the bot did not stop after signal {signum}:\n{self.log_text()[-4000:]}"
-            ) from None
-        finally:
-            if self._log is not None:
-                self._log.close()
-                self._log = None
-        self.exit_codes.append(code)
-        return code
+        self.process.send_signal(signum)
+        return await self.process.wait_exit(timeout=STOP_TIMEOUT)
 
-    async def restart(self, **settings: str) -> None:
-        code = await self.stop()
-        assert code == 0, f"the bot exited with {code}:\n{self.log_text()[-4000:]}"
-        await self.start(**settings)
+    async def close(self) -> None:
+        """Stop the bot if it runs (SIGTERM, SIGKILL if it hangs) and check it exited cleanly."""
+        if self.process.running:
+            code = await self.process.terminate(timeout=STOP_TIMEOUT)
+            assert code == 0, f"the bot exited with {code}:\n{self.log_text()[-4000:]}"
 
     def check_log(self) -> None:
         """No traceback, no unexpected error, and never the token, in everything the bot logged."""
@@ -164,10 +115,17 @@ class Table:
         return await self.emu.slash(where or self.channel, member, command, **options)
 
     async def click(
-        self, message: Message, custom_id: str, user: str | Member, *, force: bool = False
+        self,
+        message: Message,
+        custom_id: str,
+        user: str | Member,
+        *,
+        version: int | None = None,
+        force: bool = False,
     ) -> Interaction:
+        """``user`` clicks a button; ``version`` clicks the message as an earlier edit showed it."""
         member = self.members[user] if isinstance(user, str) else user
-        return await self.emu.click(message, custom_id, member, force=force)
+        return await self.emu.click(message, custom_id, member, version=version, force=force)
 
 
 async def answer(it: Interaction) -> Message:

@@ -10,7 +10,7 @@ import pytest
 from tests.emulator import DiscordEmulator, Message
 from tests.exts.harness import (
     SUCCESS,
-    BotProcess,
+    BotUnderTest,
     Table,
     answer,
     board,
@@ -43,7 +43,7 @@ async def play(table: Table, message: Message, players: tuple[str, str], moves: 
         assert board(message)[cell] == "XO"[ply % 2]
 
 
-async def test_a_challenge_accepted_and_played_to_a_win(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_a_challenge_accepted_and_played_to_a_win(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice", "bob", "carol")
     alice, bob = table["alice"], table["bob"]
     message = await challenge(table, "alice", "bob", size=3)
@@ -80,7 +80,7 @@ async def test_a_challenge_accepted_and_played_to_a_win(emu: DiscordEmulator, bo
 
 
 async def test_a_declined_challenge_says_so_and_loses_its_buttons(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "dave", "erin")
     message = await challenge(table, "dave", "erin", size=4, first="opponent")
@@ -92,7 +92,9 @@ async def test_a_declined_challenge_says_so_and_loses_its_buttons(
     assert again.id != message.id, "the channel is free again after a decline"
 
 
-async def test_nobody_can_challenge_themselves_or_another_bot(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_nobody_can_challenge_themselves_or_another_bot(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
     table = Table.create(emu, "alice")
     robot = emu.create_member(table.guild, "robot", bot=True)
     refused = await private_answer(await table.slash("alice", "ttt start", opponent=table["alice"]))
@@ -106,7 +108,7 @@ async def test_nobody_can_challenge_themselves_or_another_bot(emu: DiscordEmulat
     assert board(vs_me) == "." * 9 and controls(vs_me) == ["Resign"], "picking the bot itself plays the bot"
 
 
-async def test_one_game_per_channel_and_threads_are_channels(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_one_game_per_channel_and_threads_are_channels(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice", "bob")
     await challenge(table, "alice", "bob")
     busy = await private_answer(await table.slash("bob", "ttt start"))
@@ -117,7 +119,7 @@ async def test_one_game_per_channel_and_threads_are_channels(emu: DiscordEmulato
 
 
 async def test_a_rematch_between_members_is_a_new_challenge_with_marks_swapped(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice", "bob")
     message = await challenge(table, "alice", "bob")
@@ -130,7 +132,7 @@ async def test_a_rematch_between_members_is_a_new_challenge_with_marks_swapped(
     assert f"<@{table['bob'].id}> to move" in rematch.content, "bob plays X in the rematch"
 
 
-async def test_leaderboard_and_stats_after_rated_games(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_leaderboard_and_stats_after_rated_games(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice", "bob", "erin")
     empty = await answer(await table.slash("alice", "ttt leaderboard"))
     assert "Nobody is ranked yet" in empty.embed_text
@@ -156,3 +158,12 @@ async def test_leaderboard_and_stats_after_rated_games(emu: DiscordEmulator, bot
     assert "Against members" in stats and "5W 0L 0D" in stats
     assert "Streak" in stats and "5 now, best 5" in stats
     assert f"**{rating}**" in stats and "rank #1" in stats
+
+
+async def test_a_member_who_left_cannot_be_challenged(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice", "bob")
+    emu.remove_member(table.guild, table["bob"])
+    refused = await private_answer(
+        await table.slash("alice", "ttt start", opponent=table["bob"].user, force=True)
+    )
+    assert "member" in refused.lower() and "\n" not in refused

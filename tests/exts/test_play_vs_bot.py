@@ -9,7 +9,7 @@ from tests.exts.harness import (
     DANGER,
     PRIMARY,
     SUCCESS,
-    BotProcess,
+    BotUnderTest,
     Table,
     answer,
     board,
@@ -33,7 +33,7 @@ SUB_COMMAND = 1
 
 
 async def test_commands_are_synced_with_descriptions_choices_and_guild_only(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     (ttt,) = [command for command in emu.commands() if command["name"] == "ttt"]
     assert ttt.get("contexts") == [0] or ttt.get("dm_permission") is False
@@ -55,7 +55,7 @@ async def test_commands_are_synced_with_descriptions_choices_and_guild_only(
 
 
 async def test_a_full_game_against_the_perfect_bot_ends_in_a_draw_or_a_bot_win(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice")
     start = await table.slash("alice", "ttt start")
@@ -91,7 +91,7 @@ async def test_a_full_game_against_the_perfect_bot_ends_in_a_draw_or_a_bot_win(
 
 
 async def test_the_bot_opens_when_the_player_lets_it_move_first(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice")
     message = await answer(await table.slash("alice", "ttt start", first="opponent", level="easy", size=4))
@@ -104,7 +104,7 @@ async def test_the_bot_opens_when_the_player_lets_it_move_first(
 
 
 async def test_a_5x5_board_has_no_room_for_controls_and_names_the_resign_command(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice")
     start = await table.slash("alice", "ttt start", size=5, first="opponent")
@@ -115,7 +115,7 @@ async def test_a_5x5_board_has_no_room_for_controls_and_names_the_resign_command
     assert "/ttt resign" in message.text
 
 
-async def test_move_command_autocomplete_and_bad_cells(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_move_command_autocomplete_and_bad_cells(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice", "bob")
     message = await answer(await table.slash("alice", "ttt start", level="easy"))
 
@@ -167,7 +167,7 @@ async def test_move_command_autocomplete_and_bad_cells(emu: DiscordEmulator, bot
 
 
 async def test_hint_gives_a_verdict_for_every_free_cell_privately(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice")
     message = await answer(await table.slash("alice", "ttt start"))
@@ -184,7 +184,7 @@ async def test_hint_gives_a_verdict_for_every_free_cell_privately(
 
 
 async def test_board_command_shows_the_game_again_and_an_old_board_is_brought_up_to_date(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice")
     first = await answer(await table.slash("alice", "ttt start", level="easy"))
@@ -201,22 +201,31 @@ async def test_board_command_shows_the_game_again_and_an_old_board_is_brought_up
     assert board(second).count("X") == 1
 
 
-async def test_a_forged_or_outdated_button_id_is_refused_politely(
-    emu: DiscordEmulator, bot: BotProcess
+async def test_a_click_on_an_outdated_view_of_the_board_is_refused_politely(
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice")
     message = await answer(await table.slash("alice", "ttt start", level="easy"))
+    first_view = message.version
     old_id = cells(message)[8].custom_id or ""
     await click_cell(table, message, 0, "alice")
-    assert cells(message)[8].custom_id != old_id
+    assert cells(message)[8].custom_id != old_id and board(message).count("X") == 1
 
-    for custom_id in (old_id, "ttt:cell:999999:0:0", "junk" * 25):
-        refused = await private_answer(await table.click(message, custom_id, "alice", force=True))
-        assert "/ttt board" in refused
+    refused = await private_answer(await table.click(message, old_id, "alice", version=first_view))
+    assert "out of date" in refused
     assert board(message).count("X") == 1
 
 
-async def test_wrong_user_clicks_are_refused_privately(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_forged_button_ids_are_refused_politely(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice")
+    message = await answer(await table.slash("alice", "ttt start", level="easy"))
+    for custom_id in ("ttt:cell:999999:0:0", "ttt:resign:1", "junk" * 25):
+        refused = await private_answer(await table.click(message, custom_id, "alice", force=True))
+        assert "/ttt board" in refused
+    assert board(message) == "." * 9
+
+
+async def test_wrong_user_clicks_are_refused_privately(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice", "bob")
     message = await answer(await table.slash("alice", "ttt start"))
     refused = await private_answer(await table.click(message, cells(message)[4].custom_id or "", "bob"))
@@ -228,7 +237,7 @@ async def test_wrong_user_clicks_are_refused_privately(emu: DiscordEmulator, bot
     assert board(message) == "." * 9
 
 
-async def test_resign_by_button_and_by_command(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_resign_by_button_and_by_command(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice")
     message = await answer(await table.slash("alice", "ttt start"))
     resign = await table.click(message, message.button(label="Resign").custom_id or "", "alice")
@@ -252,7 +261,7 @@ async def test_resign_by_button_and_by_command(emu: DiscordEmulator, bot: BotPro
     assert all(button.disabled for button in cells(fresh))
 
 
-async def test_cancel_by_a_moderator_and_refusal_for_others(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_cancel_by_a_moderator_and_refusal_for_others(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice", "dave", moderators=("carol",))
     message = await answer(await table.slash("alice", "ttt start", level="easy"))
     await click_cell(table, message, 0, "alice")
@@ -267,7 +276,7 @@ async def test_cancel_by_a_moderator_and_refusal_for_others(emu: DiscordEmulator
     assert all(button.disabled for button in cells(message)) and controls(message) == []
 
 
-async def test_stats_after_games_against_the_bot(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_stats_after_games_against_the_bot(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice", "bob")
     message = await answer(await table.slash("alice", "ttt start", level="hard"))
     await answer(await table.click(message, message.button(label="Resign").custom_id or "", "alice"))
@@ -284,7 +293,7 @@ async def test_stats_after_games_against_the_bot(emu: DiscordEmulator, bot: BotP
     assert not stats.mention_everyone and stats.mentions == []
 
 
-async def test_direct_messages_are_refused_with_a_sentence(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_direct_messages_are_refused_with_a_sentence(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice")
     dm = emu.dm_channel(table["alice"])
     it = await emu.slash(dm, table["alice"].user, "ttt board", force=True)
@@ -293,7 +302,7 @@ async def test_direct_messages_are_refused_with_a_sentence(emu: DiscordEmulator,
 
 
 async def test_shutdown_finishes_a_move_in_flight_and_the_game_survives_a_restart(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice")
     message = await answer(await table.slash("alice", "ttt start", size=5))
@@ -313,7 +322,7 @@ async def test_shutdown_finishes_a_move_in_flight_and_the_game_survives_a_restar
     assert len(emu.calls("PUT")) == syncs, "SYNC_COMMANDS=false must not sync"
 
 
-async def test_no_message_can_ping_anyone_but_the_players(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_no_message_can_ping_anyone_but_the_players(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice")
     table.members["alice"].nick = "@everyone"
     message = await answer(await table.slash("alice", "ttt start", level="easy"))

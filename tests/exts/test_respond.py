@@ -12,6 +12,7 @@ import pytest
 
 from bot.errors import GameError
 from bot.exts.games import respond
+from bot.exts.games.messages import EditOrder
 
 
 @dataclass
@@ -139,3 +140,33 @@ async def test_an_unexpected_error_is_logged_with_context_and_the_user_gets_an_a
     (call,) = interaction.response.calls
     assert call[1] == {"content": respond.APOLOGY, "ephemeral": True}
     assert "boom" not in respond.APOLOGY and "Traceback" not in respond.APOLOGY
+
+
+async def test_edits_of_one_message_never_go_back_to_an_older_game_version() -> None:
+    order = EditOrder(capacity=2)
+    sent: list[tuple[int, int]] = []
+    for message_id, version in ((1, 3), (1, 2), (1, 3), (1, 5), (2, 1), (1, 4)):
+        async with order.edit(message_id, version) as newest:
+            if newest:
+                sent.append((message_id, version))
+    assert sent == [(1, 3), (1, 3), (1, 5), (2, 1)]
+
+
+async def test_a_failed_edit_does_not_count_as_shown() -> None:
+    order = EditOrder()
+    with pytest.raises(RuntimeError):
+        async with order.edit(1, 7) as newest:
+            assert newest
+            raise RuntimeError("Discord is down")
+    async with order.edit(1, 6) as newest:
+        assert newest, "version 7 never reached Discord, so 6 may still be shown"
+
+
+async def test_a_redraw_is_skipped_when_the_message_already_shows_that_version() -> None:
+    order = EditOrder()
+    async with order.edit(1, 4) as newest:
+        assert newest
+    async with order.edit(1, 4, newer_only=True) as newest:
+        assert not newest
+    async with order.edit(1, 5, newer_only=True) as newest:
+        assert newest

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.emulator import DiscordEmulator, Message
-from tests.exts.harness import BotProcess, Table, answer, cells, controls, private_answer
+from tests.exts.harness import BotUnderTest, Table, answer, cells, controls, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -41,7 +41,7 @@ def edited_by_channel_api(emu: DiscordEmulator, message: Message) -> bool:
 
 
 async def test_commands_are_synced_to_the_development_server_only(
-    emu: DiscordEmulator, bot: BotProcess, dev_table: Table
+    emu: DiscordEmulator, bot: BotUnderTest, dev_table: Table
 ) -> None:
     synced = await emu.wait_for_commands(dev_table.guild)
     assert [command["name"] for command in synced] == ["ttt"]
@@ -49,7 +49,7 @@ async def test_commands_are_synced_to_the_development_server_only(
 
 
 async def test_an_unanswered_challenge_expires_and_says_so(
-    emu: DiscordEmulator, bot: BotProcess, dev_table: Table
+    emu: DiscordEmulator, bot: BotUnderTest, dev_table: Table
 ) -> None:
     channel = dev_table.new_channel("expiry")
     message = await answer(
@@ -69,7 +69,7 @@ async def test_an_unanswered_challenge_expires_and_says_so(
 
 
 async def test_a_player_who_does_not_move_loses_on_time(
-    emu: DiscordEmulator, bot: BotProcess, dev_table: Table
+    emu: DiscordEmulator, bot: BotUnderTest, dev_table: Table
 ) -> None:
     channel = dev_table.new_channel("clock")
     message = await answer(await dev_table.slash("bob", "ttt start", where=channel, level="easy"))
@@ -83,7 +83,7 @@ async def test_a_player_who_does_not_move_loses_on_time(
 
 
 async def test_between_members_the_player_on_turn_loses_on_time(
-    emu: DiscordEmulator, bot: BotProcess, dev_table: Table
+    emu: DiscordEmulator, bot: BotUnderTest, dev_table: Table
 ) -> None:
     channel = dev_table.new_channel("clock-2")
     message = await answer(

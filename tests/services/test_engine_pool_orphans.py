@@ -78,3 +78,49 @@ def test_workers_exit_when_the_bot_is_killed(tmp_path: Path) -> None:
         for pid in workers:
             if not _gone(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+ASKER = textwrap.dedent(
+    """
+    import asyncio, sys
+
+    from bot.engine import Board
+    from bot.services.engine_pool import EnginePool
+
+
+    async def main() -> None:
+        pool = EnginePool(1, budget_ms=1000)
+        await pool.warm_up()
+        print("ready", flush=True)
+        sys.stdin.readline()
+        analysis = await pool.analyze(Board.parse("X.O......"))
+        print(analysis.best, flush=True)
+        pool.close()
+
+
+    if __name__ == "__main__":
+        asyncio.run(main())
+    """
+)
+
+
+def test_ctrl_c_in_the_terminal_leaves_workers_to_the_bot(tmp_path: Path) -> None:
+    """SIGINT reaches a terminal's whole process group; the worker must not die of it mid-game."""
+    script = tmp_path / "asker.py"
+    script.write_text(ASKER)
+    asker = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert asker.stdout is not None and asker.stdin is not None
+    assert asker.stdout.readline().strip() == b"ready"
+    (worker,) = _worker_pids(asker.pid)
+    os.kill(worker, signal.SIGINT)
+    out, err = asker.communicate(b"go\n", timeout=60)
+    assert asker.returncode == 0, err.decode()
+    assert out.decode().strip() == "(3, 6, 8)"
+    assert b"KeyboardInterrupt" not in err

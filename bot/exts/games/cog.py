@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot.engine import EngineInputError, Level, format_cell, parse_cell
 from bot.errors import GameError
 from bot.exts.games import render
-from bot.exts.games.messages import BoardPublisher, compose, edit_by_response, jump_url, send_as_response
+from bot.exts.games.messages import BoardPublisher, compose, jump_url, send_as_response
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, Action, Click, is_known_custom_id
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 E = TypeVar("E", bound=enum.Enum)
+
+ErrorHandler = Callable[[discord.Interaction[Any], app_commands.AppCommandError], Coroutine[Any, Any, Any]]
 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
@@ -102,17 +104,17 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         self.publisher = BoardPublisher(bot, bot.service)
         self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
         self._background: set[asyncio.Task[None]] = set()
-        self._previous_error_handler: Any = None
+        self._previous_error_handler: ErrorHandler | None = None
 
     async def cog_load(self) -> None:
         self._previous_error_handler = self.bot.tree.on_error
-        self.bot.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.bot.tree.error(self.on_app_command_error)
         self.sweeper.start()
         self._spawn(self._resume_bot_turns())
 
     async def cog_unload(self) -> None:
         if self._previous_error_handler is not None:
-            self.bot.tree.on_error = self._previous_error_handler  # type: ignore[method-assign]
+            self.bot.tree.error(self._previous_error_handler)
         await self.sweeper.stop()
         for task in list(self._background):
             task.cancel()
@@ -374,7 +376,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
                 return
             raise
         try:
-            await edit_by_response(interaction, compose(game))
+            await self.publisher.answer_click(interaction, game)
         except discord.HTTPException as error:
             # The move stands; show it through the channel API (retried by the sweeper if that fails too).
             log.warning("Could not edit the board of game %s after a click: %s", game.id, error)
@@ -386,15 +388,17 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             await self.service.set_message(game.id, clicked.channel.id, clicked.id)
 
     async def _refresh_clicked(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Redraw an outdated board that someone clicked, so its buttons are current again."""
-        if interaction.message is None:
+        """Redraw an outdated board that someone clicked, so its buttons are current again.
+
+        Not while the bot is about to reply: the answer that made the board outdated will
+        show the reply, and this redraw would only race it.
+        """
+        clicked = interaction.message
+        if clicked is None:
             return
         game = await self.service.game(game_id, place_of(interaction))
-        message = compose(game)
-        text = message.text
-        await interaction.message.edit(
-            content=text.content, embed=text.embed, view=message.view, allowed_mentions=text.allowed_mentions
-        )
+        if not game.bot_to_move:
+            await self.publisher.redraw(clicked.channel.id, clicked.id, game)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

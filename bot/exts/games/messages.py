@@ -8,7 +8,11 @@ channel API (:class:`BoardPublisher`), since interaction tokens expire after 15 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,17 +67,44 @@ async def send_as_response(interaction: discord.Interaction[Any], message: GameM
     return (await interaction.original_response()).id
 
 
-async def edit_by_response(interaction: discord.Interaction[Any], message: GameMessage) -> None:
-    """Edit the message a button sits on, as the answer to its click (or after deferring it)."""
-    text = message.text
-    if interaction.response.is_done():
-        await interaction.edit_original_response(
-            content=text.content, embed=text.embed, view=message.view, allowed_mentions=text.allowed_mentions
-        )
-    else:
-        await interaction.response.edit_message(
-            content=text.content, embed=text.embed, view=message.view, allowed_mentions=text.allowed_mentions
-        )
+class EditOrder:
+    """Keeps a board message from going back in time.
+
+    Two answers can race to edit one message (a click and a timeout, or the winner and
+    a refused loser of a double click), and the older state could land last. Edits of
+    one message are sent one at a time, and an edit showing an older version of the game
+    than the message already shows is skipped. Bounded: the oldest messages are forgotten.
+    """
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self._capacity = capacity
+        self._locks: OrderedDict[int, asyncio.Lock] = OrderedDict()
+        self._shown: OrderedDict[int, int] = OrderedDict()
+
+    @contextlib.asynccontextmanager
+    async def edit(self, message_id: int, version: int, *, newer_only: bool = False) -> AsyncIterator[bool]:
+        """Yields whether to send an edit showing ``version``; call it around the sending.
+
+        ``newer_only`` also skips an edit that would show the version already shown.
+        """
+        lock = self._locks.get(message_id)
+        if lock is None:
+            lock = self._locks[message_id] = asyncio.Lock()
+        self._locks.move_to_end(message_id)
+        async with lock:
+            shown = self._shown.get(message_id, -1)
+            if shown > version or (newer_only and shown == version):
+                yield False
+                return
+            yield True
+            self._shown[message_id] = version
+            self._shown.move_to_end(message_id)
+        for table in (self._shown, self._locks):
+            while len(table) > self._capacity:
+                oldest = next(iter(table))
+                if table is self._locks and self._locks[oldest].locked():
+                    break
+                table.popitem(last=False)
 
 
 class BoardPublisher:
@@ -88,19 +119,48 @@ class BoardPublisher:
         self._client = client
         self._service = service
         self._failed: set[int] = set()
+        self.order = EditOrder()
+
+    async def answer_click(self, interaction: discord.Interaction[Any], game: GameView) -> None:
+        """Answer a button's click by editing its message to show ``game`` (or only acknowledge it,
+        when the message already shows a newer state)."""
+        clicked = interaction.message
+        message = compose(game)
+        text = message.text
+        async with self.order.edit(clicked.id if clicked else 0, game.version) as newest:
+            if not newest:
+                if not interaction.response.is_done():
+                    await interaction.response.defer()
+            elif interaction.response.is_done():
+                await interaction.edit_original_response(
+                    content=text.content,
+                    embed=text.embed,
+                    view=message.view,
+                    allowed_mentions=text.allowed_mentions,
+                )
+            else:
+                await interaction.response.edit_message(
+                    content=text.content,
+                    embed=text.embed,
+                    view=message.view,
+                    allowed_mentions=text.allowed_mentions,
+                )
+
+    async def redraw(self, channel_id: int, message_id: int, game: GameView) -> None:
+        """Show ``game`` on one message (an outdated copy of the board) through the channel API."""
+        await self._edit(channel_id, message_id, game, newer_only=True)
 
     async def refresh(self, game: GameView) -> int | None:
         """Show ``game`` on its board message; return the message id, or None if Discord refused."""
-        message = compose(game)
         try:
             if game.message_id is not None and game.message_channel_id is not None:
                 try:
-                    await self._edit(game.message_channel_id, game.message_id, message)
+                    await self._edit(game.message_channel_id, game.message_id, game)
                     self._failed.discard(game.id)
                     return game.message_id
                 except discord.NotFound:
                     log.info("The board message of game %s is gone; posting a new one", game.id)
-            posted = await self._post(game.channel_id, message)
+            posted = await self._post(game.channel_id, compose(game))
             self._failed.discard(game.id)
             await self._service.set_message(game.id, game.channel_id, posted)
             return posted
@@ -124,12 +184,20 @@ class BoardPublisher:
                 continue
             await self.refresh(game)
 
-    async def _edit(self, channel_id: int, message_id: int, message: GameMessage) -> None:
+    async def _edit(
+        self, channel_id: int, message_id: int, game: GameView, *, newer_only: bool = False
+    ) -> None:
+        message = compose(game)
         text = message.text
         partial = self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        await partial.edit(
-            content=text.content, embed=text.embed, view=message.view, allowed_mentions=text.allowed_mentions
-        )
+        async with self.order.edit(message_id, game.version, newer_only=newer_only) as newest:
+            if newest:
+                await partial.edit(
+                    content=text.content,
+                    embed=text.embed,
+                    view=message.view,
+                    allowed_mentions=text.allowed_mentions,
+                )
 
     async def _post(self, channel_id: int, message: GameMessage) -> int:
         text = message.text

@@ -156,8 +156,6 @@ def board_text(game: GameView) -> MessageText:
     content = f"{sentence}\n{text_board(game)}"
     embed = discord.Embed(title=f"Tic-tac-toe ({size_label(game)})", colour=_colour(game))
     embed.description = "\n".join(_side_line(game, side) for side in game.players)
-    if game.vs_bot and game.level is not None:
-        embed.add_field(name="Level", value=game.level.value.capitalize(), inline=True)
     if game.last_cell is not None:
         mark = game.cells[game.last_cell]
         shown = game.cell_name(game.last_cell)
