@@ -16,10 +16,11 @@ from typing import Any, TypeVar
 
 from bot.engine import Board, Status
 from tests.emulator import DiscordEmulator, Interaction, Message
-from tests.exts.harness import ANSWER_TIMEOUT, BotProcess, Table, answer
+from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, Table, answer
 
 T = TypeVar("T")
 DEFERRED_UPDATE = 6
+SQLITE = "sqlite+aiosqlite:///"
 TABLES = ("players", "games", "moves", "ratings")
 STALE_REFRESH = "brought the board up to date"
 """The refusal of a click on an outdated board, after which the bot redraws the clicked board."""
@@ -30,17 +31,19 @@ def env_count(name: str, default: int) -> int:
     return int(os.environ.get(name) or default)
 
 
-def database_path(bot: BotProcess) -> Path:
-    return bot.workdir / "ttt.sqlite3"
+def database_path(bot: BotUnderTest) -> Path:
+    url = bot.process.env["DATABASE_URL"]
+    assert url.startswith(SQLITE), f"these tests read the bot's SQLite file, not {url}"
+    return Path(url.removeprefix(SQLITE))
 
 
-def query(bot: BotProcess, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+def query(bot: BotUnderTest, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
     uri = f"file:{database_path(bot)}?mode=ro"
     with closing(sqlite3.connect(uri, uri=True, timeout=30)) as connection:
         return connection.execute(sql, tuple(params)).fetchall()
 
 
-def snapshot(bot: BotProcess) -> dict[str, list[tuple[Any, ...]]]:
+def snapshot(bot: BotUnderTest) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table, in a stable order: equal snapshots mean nothing changed."""
     uri = f"file:{database_path(bot)}?mode=ro"
     with closing(sqlite3.connect(uri, uri=True, timeout=30)) as connection:
@@ -50,7 +53,7 @@ def snapshot(bot: BotProcess) -> dict[str, list[tuple[Any, ...]]]:
         }
 
 
-def check_legal_games(bot: BotProcess, game_ids: Iterable[int] | None = None) -> int:
+def check_legal_games(bot: BotUnderTest, game_ids: Iterable[int] | None = None) -> int:
     """Replay stored games from their moves (contiguous plies, legal cells, the stored board); count moves."""
     games = query(bot, "SELECT id, size, board, ply, status FROM games")
     wanted = None if game_ids is None else set(game_ids)
@@ -146,7 +149,7 @@ def changes(
     return found
 
 
-async def boards_recorded(bot: BotProcess) -> None:
+async def boards_recorded(bot: BotUnderTest) -> None:
     """Wait until the bot has stored the board message of every game.
 
     The bot answers ``/ttt start`` first and records the message id just after, so a
@@ -159,3 +162,19 @@ async def boards_recorded(bot: BotProcess) -> None:
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"games without a board message: {missing}")
         await asyncio.sleep(0.02)
+
+
+def boards_in_history(message: Message) -> list[str]:
+    """The board (X, O or . per cell) of every version of ``message`` that showed a grid, oldest first."""
+    shown = []
+    for version in message.history:
+        rows = [
+            [item for item in row.get("components", []) if item.get("type") == 2]
+            for row in version.components
+        ]
+        size = len(rows[0]) if rows else 0
+        if size < 3 or len(rows) < size or any(len(row) != size for row in rows[:size]):
+            continue
+        labels = [item.get("label") for row in rows[:size] for item in row]
+        shown.append("".join(label if label in ("X", "O") else "." for label in labels))
+    return shown

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.emulator import Channel, DiscordEmulator
-from tests.exts.harness import BotProcess, Table, answer, private_answer
+from tests.exts.harness import BotUnderTest, Table, answer, private_answer
 from tests.reliability.helpers import boards_recorded, changes, query, snapshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -33,7 +33,7 @@ def seconds_left(text: str) -> int:
 
 
 async def test_a_member_who_just_started_must_wait_and_is_told_how_long(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice", "bob", "carol")
     first = await answer(await table.slash("alice", "ttt start", level="easy"))
@@ -58,7 +58,7 @@ async def test_a_member_who_just_started_must_wait_and_is_told_how_long(
     assert sorted(row[0] for row in games) == sorted([table["alice"].id, table["bob"].id])
 
 
-async def test_a_rematch_counts_as_a_start(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_a_rematch_counts_as_a_start(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "dora")
     board = await answer(await table.slash("dora", "ttt start", level="easy"))
     await answer(await table.click(board, board.button(label="Resign").custom_id or "", "dora"))

@@ -26,7 +26,7 @@ import pytest
 
 from bot.engine import Board, EngineInputError, parse_cell
 from tests.emulator import Channel, DiscordEmulator, Interaction, Member, Message
-from tests.exts.harness import BotProcess, Table, answer, board, click_cell, free_cells
+from tests.exts.harness import BotUnderTest, Table, answer, board, click_cell, free_cells
 from tests.reliability import fuzzing
 from tests.reliability.helpers import (
     Answers,
@@ -81,12 +81,12 @@ class Arena:
         ]
 
 
-def game_id_of(bot: BotProcess, channel: Channel) -> int:
+def game_id_of(bot: BotUnderTest, channel: Channel) -> int:
     rows = query(bot, "SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel.id,))
     return int(rows[0][0])
 
 
-async def build_arena(emu: DiscordEmulator, bot: BotProcess) -> Arena:
+async def build_arena(emu: DiscordEmulator, bot: BotUnderTest) -> Arena:
     table = Table.create(emu, "alice", "bob", "carol", "gone", moderators=("dave",))
     robot = emu.create_member(table.guild, "robot", bot=True)
     channel = table.new_channel
@@ -349,7 +349,7 @@ async def probe_player(emu: DiscordEmulator, arena: Arena, stop: asyncio.Event) 
 @pytest.mark.e2e
 @pytest.mark.asyncio(loop_scope="module")
 async def test_hostile_interactions_are_refused_and_change_nothing(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     arena = await build_arena(emu, bot)
     probe_id = arena.other["probe"].id

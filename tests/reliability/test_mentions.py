@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.emulator import DiscordEmulator
-from tests.exts.harness import BotProcess, Table, answer, cells, click_cell, free_cells, private_answer
+from tests.exts.harness import BotUnderTest, Table, answer, cells, click_cell, free_cells, private_answer
 from tests.reliability.helpers import duel
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -36,7 +36,7 @@ def bodies(emu: DiscordEmulator, since: int) -> list[dict[str, Any]]:
 
 
 async def test_hostile_names_and_inputs_never_ping_everyone_or_roles(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     since = len(emu.rest_log)
     table = Table.create(emu, "alice", "bob", "carol")

@@ -7,18 +7,18 @@ from __future__ import annotations
 import pytest
 
 from tests.emulator import DiscordEmulator, Message, Perm
-from tests.exts.harness import BotProcess, Table, answer, board, cells, click_cell, private_answer
+from tests.exts.harness import BotUnderTest, Table, answer, board, cells, click_cell, private_answer
 from tests.reliability.helpers import boards_recorded, changes, duel, query, snapshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 
-def status_of(bot: BotProcess, message: Message) -> str:
+def status_of(bot: BotUnderTest, message: Message) -> str:
     rows = query(bot, "SELECT status FROM games WHERE channel_id = ? ORDER BY id DESC", (message.channel.id,))
     return str(rows[0][0])
 
 
-def game_id(bot: BotProcess, message: Message) -> int:
+def game_id(bot: BotUnderTest, message: Message) -> int:
     rows = query(bot, "SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC", (message.channel.id,))
     return int(rows[0][0])
 
@@ -33,7 +33,7 @@ def table_with_roles(emu: DiscordEmulator) -> Table:
     return table
 
 
-async def test_only_the_players_move_and_resign(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_only_the_players_move_and_resign(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = table_with_roles(emu)
     message = await duel(table, "alice", "bob")
     await click_cell(table, message, 4, "alice")
@@ -59,7 +59,7 @@ async def test_only_the_players_move_and_resign(emu: DiscordEmulator, bot: BotPr
     assert status_of(bot, message) == "finished" and "resigned" in message.text.lower()
 
 
-async def test_cancel_needs_a_participant_or_manage_messages(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_cancel_needs_a_participant_or_manage_messages(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = table_with_roles(emu)
     message = await duel(table, "alice", "bob")
     await boards_recorded(bot)
@@ -76,7 +76,7 @@ async def test_cancel_needs_a_participant_or_manage_messages(emu: DiscordEmulato
     assert "cancelled" in done and status_of(bot, again) == "cancelled"
 
 
-async def test_only_the_players_ask_for_a_rematch(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_only_the_players_ask_for_a_rematch(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = table_with_roles(emu)
     message = await duel(table, "alice", "bob")
     await answer(await table.click(message, message.button(label="Resign").custom_id or "", "alice"))
@@ -93,7 +93,7 @@ async def test_only_the_players_ask_for_a_rematch(emu: DiscordEmulator, bot: Bot
 
 
 async def test_crafted_ids_do_not_reach_another_channels_or_servers_game(
-    emu: DiscordEmulator, bot: BotProcess
+    emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = table_with_roles(emu)
     target = await duel(table, "alice", "bob")

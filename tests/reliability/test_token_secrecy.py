@@ -16,7 +16,7 @@ from asyncio.subprocess import PIPE, STDOUT
 import pytest
 
 from tests.emulator import DiscordEmulator
-from tests.exts.harness import BotProcess, Table, answer, click_cell, free_cells, private_answer
+from tests.exts.harness import BotUnderTest, Table, answer, click_cell, free_cells, private_answer
 from tests.reliability.helpers import duel
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -27,7 +27,7 @@ def bot_settings() -> dict[str, str]:
     return {"LOG_LEVEL": "DEBUG"}
 
 
-async def test_a_full_run_at_debug_never_shows_the_token(emu: DiscordEmulator, bot: BotProcess) -> None:
+async def test_a_full_run_at_debug_never_shows_the_token(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice", "bob")
     message = await answer(await table.slash("alice", "ttt start"))
     while free_cells(message):
