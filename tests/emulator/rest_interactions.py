@@ -176,7 +176,7 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         it = webhook_interaction(req)
         body: dict[str, Any] = req.body or {}
         original = it.original
-        if original is not None and original.loading and original.interaction is it:
+        if original is not None and original.loading and not original.deleted and original.interaction is it:
             message = world.edit_message(original, body, attachments=req.attachments)
         else:
             ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)

@@ -1,4 +1,8 @@
-"""Fixtures for the reliability tests: the bot process as users start it, against the emulator."""
+"""Fixtures for the reliability tests: the bot process as users start it, against the emulator.
+
+The emulator and one real bot process per module come from ``tests.exts``; the helpers
+below start extra bot processes (kill rounds, shards) and read their output.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,9 @@ from pathlib import Path
 from tests.databases import postgres_server
 from tests.emulator import DiscordEmulator
 from tests.emulator.process import BotProcess
+from tests.exts.conftest import bot, bot_settings, emu
 
-__all__ = ["bot_process", "kill9", "postgres_server", "tracebacks"]
+__all__ = ["bot", "bot_process", "bot_settings", "emu", "kill9", "postgres_server", "tracebacks"]
 
 
 def bot_process(emu: DiscordEmulator, workdir: Path, database_url: str, **settings: str) -> BotProcess:

@@ -9,9 +9,10 @@ sends any error to :func:`bot.exts.games.respond.report`.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from bot.bot import TicTacToeBot
 
 log = logging.getLogger(__name__)
+E = TypeVar("E", bound=enum.Enum)
 
 ErrorHandler = Callable[[discord.Interaction[Any], app_commands.AppCommandError], Coroutine[Any, Any, Any]]
 
@@ -71,6 +73,16 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
 
 def actor_of(user: discord.User | discord.Member) -> Actor:
     return Actor(user.id, user.display_name)
+
+
+def choice_of(kind: type[E], value: str, what: str) -> E:
+    """An option's value as ``kind``; a value outside its choices (a forged client) is refused politely."""
+    try:
+        return kind(value)
+    except ValueError:
+        raise GameError(
+            f"I don't know that {what}; please pick one from the list.", code="bad_option"
+        ) from None
 
 
 def _has_component(message: discord.Message | None, custom_id: str) -> bool:
@@ -183,11 +195,11 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     ) -> None:
         place = place_of(interaction)
         me = actor_of(interaction.user)
-        order = First(first)
+        order = choice_of(First, first, "choice of who moves first")
         own_id = self.bot.user.id if self.bot.user is not None else None
         if opponent is None or opponent.id == own_id:
             work = self.service.start_vs_bot(
-                place, me, size=size, level=Level(level or "perfect"), first=order
+                place, me, size=size, level=choice_of(Level, level or "perfect", "level"), first=order
             )
         else:
             if level is not None:
