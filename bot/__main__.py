@@ -63,6 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="your mark; X moves first (default x)",
     )
     play.add_argument("--seed", type=int, default=None, help="seed the engine's choices (repeatable games)")
+    play.add_argument(
+        "--no-db",
+        action="store_true",
+        help="play without the database: the game is not recorded and counts in no stats",
+    )
     commands.add_parser(
         "migrate",
         help="upgrade the database schema to the newest migration",
@@ -92,17 +97,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_analyze(args.boards, args.budget_ms, sys.stdin, sys.stdout)
     settings = Settings.load()
     if command == "play":
-        from bot.cli.play import run_play
-        from bot.cli.session import PlayOptions
-
-        options = PlayOptions(
-            size=args.size,
-            level=Level(args.level),
-            human=Mark(args.first.upper()),
-            seed=args.seed,
-            budget_ms=settings.engine_budget_ms,
-        )
-        return run_play(options, sys.stdin, sys.stdout)
+        return _play(args, settings)
     if command == "migrate":
         from bot.cli.migrate import run_migrate
 
@@ -110,6 +105,27 @@ def _dispatch(args: argparse.Namespace) -> int:
     from bot.cli.run import run_run
 
     return run_run(settings, sys.stderr)
+
+
+def _play(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.cli.logs import configure_terminal_logging
+    from bot.cli.play import run_play
+    from bot.cli.session import PlayOptions, SessionFactory, local_session
+
+    options = PlayOptions(
+        size=args.size,
+        level=Level(args.level),
+        human=Mark(args.first.upper()),
+        seed=args.seed,
+        budget_ms=settings.engine_budget_ms,
+    )
+    open_session: SessionFactory = local_session
+    if not args.no_db:
+        from bot.cli.service_session import service_sessions
+
+        configure_terminal_logging(settings)
+        open_session = service_sessions(settings)
+    return run_play(options, sys.stdin, sys.stdout, sys.stderr, open_session)
 
 
 def _silence_stdout() -> None:
