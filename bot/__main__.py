@@ -1,4 +1,4 @@
-"""``python -m bot [run|play|migrate|analyze]``: the command line of contract section 1.
+"""``python -m bot [run|play|migrate|analyze|stats]``: the command line of contract section 1.
 
 This module owns the argument parser and the exit statuses; each command lives in
 ``bot.cli.<command>`` and gets typed options and the standard streams.
@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m bot",
         description="A Discord tic-tac-toe bot with a perfect minimax engine. Without a command: run.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze}")
+    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze,stats}")
     commands.add_parser(
         "run",
         help="start the Discord bot (the default)",
@@ -88,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="time budget per board on 4x4 and 5x5, in milliseconds (default 2000)",
     )
+    stats = commands.add_parser(
+        "stats",
+        help="show a terminal player's record",
+        description="Show the record of a terminal player (by default you, by your OS user name).",
+    )
+    stats.add_argument("--user", metavar="NAME", help="the OS user name of the player (default: yours)")
     return parser
 
 
@@ -98,6 +104,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     settings = Settings.load()
     if command == "play":
         return _play(args, settings)
+    if command == "stats":
+        from bot.cli.stats import run_stats
+
+        return run_stats(settings, args.user, sys.stdout, sys.stderr)
     if command == "migrate":
         from bot.cli.migrate import run_migrate
 

@@ -264,27 +264,40 @@ async def _started(service: GameService, engine: _WatchedEngine, options: PlayOp
     raise SessionUnavailable("Could not find a free channel for the game; please try again.")
 
 
-def service_sessions(settings: Settings) -> SessionFactory:
-    """A :data:`SessionFactory` for games stored in the database at ``settings.database_url``.
+@contextlib.asynccontextmanager
+async def terminal_service(
+    settings: Settings, *, budget_ms: int, engine: EnginePool | None = None, seed: int | None = None
+) -> AsyncIterator[GameService]:
+    """The game service over the database at ``settings.database_url``, closed at the end.
 
-    It upgrades the schema first when ``AUTO_MIGRATE`` is on, and otherwise checks
-    that the schema is the newest; a database it cannot use raises
+    The schema is upgraded first when ``AUTO_MIGRATE`` is on, and otherwise checked
+    to be the newest; a database that cannot be used raises
     :class:`SessionUnavailable` with one line that says why.
     """
+    problem = await (upgrade_schema(settings) if settings.auto_migrate else schema_problem(settings))
+    if problem is not None:
+        raise SessionUnavailable(problem)
+    service = GameService(
+        Database(settings.database_url),
+        service_settings(settings, budget_ms),
+        engine=engine,
+        rng=random.Random(seed),
+    )
+    try:
+        yield service
+    finally:
+        await service.close()
+
+
+def service_sessions(settings: Settings) -> SessionFactory:
+    """A :data:`SessionFactory` for games stored in the database at ``settings.database_url``."""
 
     @contextlib.asynccontextmanager
     async def open_session(options: PlayOptions) -> AsyncIterator[GameSession]:
-        problem = await (upgrade_schema(settings) if settings.auto_migrate else schema_problem(settings))
-        if problem is not None:
-            raise SessionUnavailable(problem)
         engine = _WatchedEngine(options.budget_ms)
-        service = GameService(
-            Database(settings.database_url),
-            service_settings(settings, options.budget_ms),
-            engine=engine,
-            rng=random.Random(options.seed),
-        )
-        try:
+        async with terminal_service(
+            settings, budget_ms=options.budget_ms, engine=engine, seed=options.seed
+        ) as service:
             session = await _started(service, engine, options)
             left = False
             try:
@@ -294,7 +307,5 @@ def service_sessions(settings: Settings) -> SessionFactory:
                 raise
             finally:
                 await session.close(left)
-        finally:
-            await service.close()
 
     return open_session

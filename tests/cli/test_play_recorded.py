@@ -22,6 +22,7 @@ from bot.cli.local_ids import local_player_id
 from bot.cli.play import play_game
 from bot.cli.service_session import ServiceSession, service_sessions
 from bot.cli.session import MoveRejected, PlayOptions, SessionFactory
+from bot.cli.stats import run_stats
 from bot.config import Settings
 from bot.db import Database, EndReason
 from bot.engine import Board, Level, Mark
@@ -167,6 +168,27 @@ def test_runs_of_the_same_user_accumulate_and_other_users_keep_their_own(
     games = games_in(database_url)
     assert [game["x_player_id"] for game in games] == [local_player_id(n) for n in (ALICE, BOB, ALICE)]
     assert len({game["channel_id"] for game in games}) == 3
+
+    shown = run_cli("stats", env=as_user(ALICE, database_url))
+    assert shown.returncode == 0 and shown.stderr == ""
+    lines = shown.stdout.splitlines()
+    assert lines[0] == f"{ALICE} (player {local_player_id(ALICE)})"
+    assert "  perfect  0 won, 2 lost, 0 drawn" in lines
+    assert sum("loss by resignation" in line for line in lines) == 2
+
+
+def test_stats_of_someone_who_never_played(sqlite_url: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run_stats(Settings(database_url=sqlite_url), "nobody", out, err) == 0
+    assert out.getvalue() == "nobody has not played yet; play with `python -m bot play`.\n"
+    assert err.getvalue() == ""
+
+
+def test_stats_with_an_unusable_database_gives_one_line(run_cli: RunCli) -> None:
+    done = run_cli("stats", env=as_user(ALICE, "sqlite+aiosqlite:////nonexistent/dir/ttt.sqlite3"))
+    assert done.returncode == 1 and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("Could not upgrade the database at")
 
 
 @pytest.mark.parametrize(
