@@ -1,0 +1,1 @@
+"""Benchmarks and offline generators for the engine; never imported by the bot itself."""

@@ -1,11 +1,19 @@
-"""The pure game engine: boards, search and evaluation. Standard library only, no I/O.
+"""The pure game engine: boards, search and evaluation. Standard library only, no I/O
+beyond reading its own packaged data file (the 4x4 opening book).
 
 The public surface, importable from here:
 
 - :class:`Board`, :class:`Mark`, :class:`Status`: immutable positions.
 - :func:`parse_cell`, :func:`format_cell`: the contract's cell notation.
-- :func:`analyze` -> :class:`Analysis`: every move's value and plies.
+- :func:`analyze` -> :class:`Analysis`: every move's value and plies (``as_dict`` gives
+  the contract's JSON object).
 - :func:`choose_move` at a :class:`Level`: the engine's reply.
+
+How it plays: 3x3 is solved once per process and every reply is a look-up; 4x4 is
+perfect, from a shipped opening book plus exact search; 5x5 searches within a time
+budget. ``analyze`` and ``choose_move`` are plain top-level functions of picklable
+values, meant to run in a process pool. Each process keeps caches (solved tables,
+transposition tables) that are not thread-safe: use processes, not threads.
 """
 
 from bot.engine.analysis import Analysis, MoveVerdict, Outcome, analyze

@@ -11,7 +11,11 @@ import enum
 from dataclasses import dataclass
 
 from bot.engine.board import Board
-from bot.engine.search import Score, search_children
+from bot.engine.oracle import score_moves
+from bot.engine.scores import outcome_name, plies_left
+
+DEFAULT_BUDGET_MS = 2000
+"""The contract's default ``--budget-ms`` for ``analyze``."""
 
 
 class Outcome(enum.Enum):
@@ -33,7 +37,12 @@ class MoveVerdict:
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """The verdict on a position. On a finished board ``value``/``plies`` are None and ``moves`` empty."""
+    """The verdict on a position. On a finished board ``value``/``plies`` are None and ``moves`` empty.
+
+    When ``exact`` is false (a 4x4/5x5 search stopped at its time budget), a value
+    that is not a proven win or loss is the estimate ``draw``, and ``best`` holds the
+    cells the engine's estimate ranks highest.
+    """
 
     board: Board
     value: Outcome | None
@@ -41,6 +50,8 @@ class Analysis:
     exact: bool
     moves: tuple[MoveVerdict, ...]
     best: tuple[int, ...]
+    depth: int = 0
+    """How many plies deep the search looked (0 when a table answered)."""
 
     def verdict(self, cell: int) -> MoveVerdict | None:
         for move in self.moves:
@@ -48,21 +59,37 @@ class Analysis:
                 return move
         return None
 
+    def as_dict(self) -> dict[str, object]:
+        """The contract's ``analyze`` JSON object for this analysis (keys in the contract's order)."""
+        ongoing = self.value is not None
+        return {
+            "board": self.board.compact,
+            "size": self.board.size,
+            "k": self.board.k,
+            "to_move": self.board.turn.value if ongoing else None,
+            "status": self.board.status.value,
+            "value": self.value.value if self.value is not None else None,
+            "plies": self.plies,
+            "exact": self.exact,
+            "best": list(self.best),
+            "moves": [{"cell": m.cell, "value": m.value.value, "plies": m.plies} for m in self.moves],
+        }
 
-def verdict_of(score: Score) -> tuple[Outcome, int]:
-    """Turn a side-to-move score into an outcome and the plies until the game ends."""
-    return Outcome(score.outcome), score.plies
+
+def verdict_of(score: int, marks: int, cells: int) -> tuple[Outcome, int]:
+    """A move's score (from the mover's side) as an outcome and the plies until the game ends."""
+    return Outcome(outcome_name(score)), plies_left(score, marks, cells)
 
 
-def analyze(board: Board, budget_ms: int = 2000) -> Analysis:
+def analyze(board: Board, budget_ms: int = DEFAULT_BUDGET_MS) -> Analysis:
     """Value every legal move of ``board``; exact unless the time budget cut the search short."""
     if board.is_over:
         return Analysis(board, None, None, True, (), ())
-    children, exact = search_children(board, budget_ms=budget_ms)
-    moves = tuple(
-        MoveVerdict(cell, *verdict_of(score)) for cell, score in sorted(children.items())
-    )
-    top = max(children.values())
-    best = tuple(cell for cell, score in sorted(children.items()) if score == top)
-    value, plies = verdict_of(top)
-    return Analysis(board, value, plies, exact, moves, best)
+    result = score_moves(board, budget_ms, all_values=True)
+    marks, cells = board.ply, board.cells
+    scores = result.scores
+    moves = tuple(MoveVerdict(cell, *verdict_of(scores[cell], marks, cells)) for cell in sorted(scores))
+    top = max(scores.values())
+    best = tuple(cell for cell in sorted(scores) if scores[cell] == top)
+    value, plies = verdict_of(top, marks, cells)
+    return Analysis(board, value, plies, result.all_exact, moves, best, result.depth)

@@ -68,9 +68,7 @@ class Board:
         cleaned = text.strip().replace("/", "").upper()
         sizes = {n * n: n for n in SIZES}
         if len(cleaned) not in sizes:
-            raise InvalidBoard(
-                f"A board has 9, 16 or 25 cells (X, O or .), but this one has {len(cleaned)}."
-            )
+            raise InvalidBoard(f"A board has 9, 16 or 25 cells (X, O or .), but this one has {len(cleaned)}.")
         bad = sorted({ch for ch in cleaned if ch not in "XO."})
         if bad:
             shown = ", ".join(repr(ch) for ch in bad[:5])
@@ -234,7 +232,6 @@ class Board:
     def symmetries(self) -> tuple[Board, ...]:
         """The 8 images of this board (some may be equal)."""
         return tuple(self.transform(s) for s in range(8))
-
 
     def canonical(self) -> tuple[Board, int]:
         """The least image of this board under the 8 symmetries, and the symmetry that gives it."""

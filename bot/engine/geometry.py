@@ -27,6 +27,14 @@ class Geometry:
     lines_through: tuple[tuple[int, ...], ...]
     permutations: tuple[tuple[int, ...], ...]
     inverse: tuple[int, ...]
+    back: tuple[tuple[int, ...], ...]
+    """``back[s][c]``: the cell that symmetry ``s`` sends to ``c`` (undoes a canonical frame)."""
+    key_x: tuple[tuple[int, ...], ...]
+    """``key_x[c][s]``: the position key of a lone X on ``c`` seen through symmetry ``s``."""
+    key_o: tuple[tuple[int, ...], ...]
+    """``key_o[c][s]``: the same for a lone O."""
+    order: tuple[int, ...]
+    """Cells from most promising to least: most lines through them first, then nearest the centre."""
     _chunks: tuple[tuple[tuple[int, ...], ...], ...]
 
     def transform(self, bits: int, symmetry: int) -> int:
@@ -43,6 +51,23 @@ class Geometry:
     def map_cell(self, cell: int, symmetry: int) -> int:
         """Where ``cell`` goes under ``symmetry``."""
         return self.permutations[symmetry][cell]
+
+    def key(self, x: int, o: int) -> int:
+        """A position as one int, X's cells above O's: ``x << cells | o``.
+
+        Comparing keys compares ``(x, o)`` pairs, so the least of a position's 8
+        key images is the canonical form of :func:`bot.engine.board.canonical_key`.
+        """
+        return x << self.cells | o
+
+    def split(self, key: int) -> tuple[int, int]:
+        """The ``(x, o)`` bitboards of a position key."""
+        return key >> self.cells, key & self.full
+
+    def key_images(self, x: int, o: int) -> list[int]:
+        """The position's key under each of the 8 symmetries (index = symmetry number)."""
+        cells = self.cells
+        return [self.transform(x, s) << cells | self.transform(o, s) for s in range(8)]
 
 
 def _permutations(n: int) -> tuple[tuple[int, ...], ...]:
@@ -98,6 +123,15 @@ def geometry(size: int) -> Geometry:
             if all(other[perm[c]] == c for c in range(cells)):
                 inverse.append(j)
                 break
+    centre = (size - 1) / 2
+    order = sorted(
+        range(cells),
+        key=lambda c: (
+            -sum(1 for m in lines if m >> c & 1),
+            abs(c // size - centre) + abs(c % size - centre),
+            c,
+        ),
+    )
     chunks = []
     for perm in perms:
         tables = []
@@ -121,5 +155,9 @@ def geometry(size: int) -> Geometry:
         lines_through=tuple(tuple(m for m in lines if m >> c & 1) for c in range(cells)),
         permutations=perms,
         inverse=tuple(inverse),
+        back=tuple(perms[inverse[s]] for s in range(8)),
+        key_x=tuple(tuple(1 << (cells + perm[c]) for perm in perms) for c in range(cells)),
+        key_o=tuple(tuple(1 << perm[c] for perm in perms) for c in range(cells)),
+        order=tuple(order),
         _chunks=tuple(chunks),
     )

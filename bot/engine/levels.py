@@ -1,12 +1,27 @@
-"""Playing strength: which move the engine picks at each level."""
+"""Playing strength: which move the engine picks at each level.
+
+``perfect`` always plays a best move (at random among equally good ones, so games
+vary). The weaker levels play the same engine but, on a share of their moves, pick
+a move that is worse than the best on purpose; on 5x5, where the engine searches
+instead of knowing, they also look fewer plies ahead. The strength order is
+measured, not assumed: see the level round-robin in ``bench/``.
+"""
 
 from __future__ import annotations
 
 import enum
 import random
+from dataclasses import dataclass
 
-from bot.engine.analysis import analyze
 from bot.engine.board import Board
+from bot.engine.errors import IllegalMove
+from bot.engine.oracle import EXACT_SIZES, score_moves, table_scores
+from bot.engine.scores import PROVEN
+
+GAME_OVER = "The game is already over; there is no move to choose."
+
+DEFAULT_BUDGET_MS = 1500
+"""The default thinking time per move; only 5x5 ever uses much of it (a 4x4 reply takes under 50 ms)."""
 
 
 class Level(enum.Enum):
@@ -18,24 +33,80 @@ class Level(enum.Enum):
     PERFECT = "perfect"
 
 
-MISTAKE_RATE: dict[Level, float] = {
-    Level.PERFECT: 0.0,
-    Level.HARD: 0.1,
-    Level.MEDIUM: 0.35,
-    Level.EASY: 0.7,
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What a level does on each move."""
+
+    mistake_rate: float
+    """The chance per move of deliberately playing a worse move than the best (when one exists)."""
+    max_depth: int | None
+    """On sizes the engine does not solve (5x5): how many plies it looks ahead at most."""
+    budget_share: float
+    """On those sizes: the share of the time budget it uses."""
+
+
+PROFILES: dict[Level, Profile] = {
+    Level.PERFECT: Profile(0.0, None, 1.0),
+    Level.HARD: Profile(0.1, None, 0.5),
+    Level.MEDIUM: Profile(0.3, 3, 0.25),
+    Level.EASY: Profile(0.6, 1, 0.1),
 }
-"""The chance, per move, that a level plays a random legal move instead of a best one."""
+
+MISTAKE_RATE: dict[Level, float] = {level: profile.mistake_rate for level, profile in PROFILES.items()}
+"""The chance, per move, that a level deliberately plays a worse move."""
 
 
-def choose_move(board: Board, level: Level = Level.PERFECT, seed: int | None = None, budget_ms: int = 1500) -> int:
-    """The engine's move for the side to move of ``board`` at ``level``.
+def choose_move(
+    board: Board,
+    level: Level = Level.PERFECT,
+    seed: int | None = None,
+    budget_ms: int = DEFAULT_BUDGET_MS,
+) -> int:
+    """The engine's move (a 0-based cell) for the side to move of ``board`` at ``level``.
 
-    Among equally good moves the choice is random (seeded by ``seed``), so games vary.
+    Deterministic for a given ``seed`` wherever the engine's values are exact (3x3, 4x4).
     """
+    profile = PROFILES[level]
+    known = table_scores(board)
+    if known is not None and level is Level.PERFECT:
+        # The common case, kept to a dictionary look-up: a solved position at the top level.
+        if not known.best:
+            raise IllegalMove(GAME_OVER)
+        if len(known.best) == 1:
+            return known.best[0]
+        best = _prefer_blocks(board, known.best) if known.top <= -PROVEN else known.best
+        return random.Random(seed).choice(best)
+    if board.is_over:
+        raise IllegalMove(GAME_OVER)
     rng = random.Random(seed)
-    moves = board.legal_moves
-    if not moves:
-        raise ValueError("The game is over; there is no move to choose.")
-    if rng.random() < MISTAKE_RATE[level]:
-        return rng.choice(moves)
-    return rng.choice(analyze(board, budget_ms=budget_ms).best)
+    blunder = profile.mistake_rate > 0 and rng.random() < profile.mistake_rate
+    if board.size in EXACT_SIZES:
+        result = score_moves(board, budget_ms, all_values=blunder)
+    else:
+        result = score_moves(
+            board,
+            budget_ms * profile.budget_share,
+            all_values=False,
+            max_depth=profile.max_depth,
+        )
+    best = result.best
+    if blunder:
+        worse = sorted(set(result.scores) - set(best))
+        if worse:
+            return rng.choice(worse)
+    if result.top <= -PROVEN:
+        best = _prefer_blocks(board, best)
+    return rng.choice(best)
+
+
+def _prefer_blocks(board: Board, best: tuple[int, ...]) -> tuple[int, ...]:
+    """Among equally lost moves, those that block an enemy line: lose on the board, not by resignation."""
+    enemy = board.o if board.x.bit_count() == board.o.bit_count() else board.x
+    mine = board.x | board.o ^ enemy
+    blocks = []
+    for cell in best:
+        for line in board.geometry.lines_through[cell]:
+            if not mine & line and (enemy & line).bit_count() == board.k - 1:
+                blocks.append(cell)
+                break
+    return tuple(blocks) or best

@@ -5,6 +5,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -18,6 +22,27 @@ T = TypeVar("T")
 
 def _ready() -> bool:
     return True
+
+
+def _init_worker() -> None:
+    """Worker initializer: leave signals to the bot, and end with it.
+
+    Ctrl-C in a terminal reaches the whole process group; the bot shuts its pool
+    down in order, so a worker ignores SIGINT instead of dying mid-search with a
+    traceback. A bot killed with SIGKILL cannot shut its pool down, and a worker in
+    the middle of a 5x5 search would otherwise run on as an orphan: the parent's
+    sentinel becomes ready when the parent dies, so a daemon thread waits on it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class EnginePool:
@@ -38,7 +63,7 @@ class EnginePool:
     def _pool(self) -> Executor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
             )
         return self._executor
 

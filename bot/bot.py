@@ -1,0 +1,227 @@
+"""The Discord bot process: a discord.py bot over the game service, started by ``python -m bot run``.
+
+:func:`run_bot` builds a :class:`TicTacToeBot` (a :class:`ShardedTicTacToeBot` when
+``SHARD_COUNT`` is set), runs it until SIGINT or SIGTERM, then shuts down cleanly:
+interactions in flight are finished and answered, then the gateway, the engine pool and
+the database are closed. The CLI has already migrated the schema and set up logging.
+
+``DISCORD_API_BASE`` points discord.py's REST client elsewhere (a proxy, or the test
+emulator); the gateway address then comes from that API's ``GET /gateway/bot``, since
+discord.py would otherwise connect to Discord's own gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.db import Database
+from bot.services import EnginePool, GameService, ServiceSettings
+
+log = logging.getLogger(__name__)
+
+GAMES_EXTENSION = "bot.exts.games"
+DRAIN_SECONDS = 10.0
+"""At shutdown, how long to wait for interactions in flight before closing anyway."""
+
+
+class InFlight:
+    """Counts the interactions being handled, so shutdown can wait until they are answered."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    @contextlib.asynccontextmanager
+    async def track(self) -> AsyncIterator[None]:
+        self._count += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._count -= 1
+            if self._count == 0:
+                self._idle.set()
+
+    async def wait_idle(self, seconds: float) -> bool:
+        """Wait until nothing is in flight; False if that took longer than ``seconds``."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
+
+def intents() -> discord.Intents:
+    """Only the non-privileged guilds intent: slash commands and buttons arrive as interactions."""
+    return discord.Intents(guilds=True)
+
+
+class TicTacToeBot(commands.Bot):
+    """The bot: owns the game service, loads the games extension, syncs the commands."""
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **options,
+        )
+        self.settings = settings
+        self.inflight = InFlight()
+        self._service: GameService | None = None
+        self._shutting_down = False
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("The game service starts in setup_hook; the bot has not logged in yet.")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        if self.settings.uses_custom_api_base:
+            await self._use_gateway_of_api()
+        self._service = self._build_service()
+        await self._service.engine.warm_up()
+        await self.load_extension(GAMES_EXTENSION)
+        if self.settings.sync_commands:
+            await self._sync_commands()
+        log.info("Ready to play: database %s", self.settings.database_url_display)
+
+    def _build_service(self) -> GameService:
+        settings = self.settings
+        bot_name = self.user.display_name if self.user is not None else ServiceSettings().bot_name
+        service_settings = ServiceSettings(
+            turn_timeout_seconds=settings.turn_timeout_seconds,
+            challenge_timeout_seconds=settings.challenge_timeout_seconds,
+            engine_workers=settings.engine_workers,
+            engine_budget_ms=settings.engine_budget_ms,
+            start_cooldown_seconds=settings.start_cooldown_seconds,
+            bot_name=bot_name,
+        )
+        engine = EnginePool(settings.engine_workers, settings.engine_budget_ms)
+        return GameService(Database(settings.database_url), service_settings, engine=engine)
+
+    async def _use_gateway_of_api(self) -> None:
+        """Connect to the gateway that ``DISCORD_API_BASE`` names, not to Discord's.
+
+        discord.py reads :attr:`DiscordWebSocket.DEFAULT_GATEWAY` for the first
+        connection, after an invalidated session and for every shard when the shard
+        count is given, so pointing it at the API's gateway covers every path.
+        """
+        _, url, _ = await self.http.get_bot_gateway()
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        log.info("Using the gateway at %s from %s", url, self.settings.discord_api_base)
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        try:
+            if guild_id is None:
+                synced = await self.tree.sync()
+                log.info(
+                    "Synced %d global command(s); Discord may take up to an hour to show them", len(synced)
+                )
+            else:
+                guild = discord.Object(id=guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("Synced %d command(s) to the development server %s", len(synced), guild_id)
+        except discord.HTTPException as error:
+            log.error(
+                "Could not sync the slash commands (%s). Was the bot invited with the "
+                "applications.commands scope%s?",
+                error,
+                "" if guild_id is None else f" to server {guild_id}",
+            )
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("Connected as %s (id %s) to %d server(s)", user, user.id if user else "?", len(self.guilds))
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # discord.py's delayed READY task can fire after close() has dropped the event loop; drop it then.
+        if self.is_closed():
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
+    async def close(self) -> None:
+        """Finish the interactions in flight, close the gateway, then the engine pool and the database."""
+        if not self._shutting_down:
+            self._shutting_down = True
+            if self.inflight.count:
+                log.info("Shutting down: finishing %d interaction(s) in flight", self.inflight.count)
+            if not await self.inflight.wait_idle(DRAIN_SECONDS):
+                log.warning("Shutting down with %d interaction(s) still unanswered", self.inflight.count)
+        await super().close()
+        service, self._service = self._service, None
+        if service is not None:
+            await service.close()
+            log.info("Closed the engine pool and the database")
+
+
+class ShardedTicTacToeBot(TicTacToeBot, commands.AutoShardedBot):
+    """The same bot running several shards (``SHARD_COUNT``, optionally a subset ``SHARD_IDS``)."""
+
+
+def create_bot(settings: Settings) -> TicTacToeBot:
+    """A bot for ``settings``, with discord.py's REST client pointed at ``DISCORD_API_BASE``."""
+    discord.http.Route.BASE = settings.discord_api_base
+    discord.VoiceClient.warn_nacl = False  # no voice here: skip discord.py's warnings about voice libraries
+    discord.VoiceClient.warn_dave = False
+    if settings.shard_count is None:
+        return TicTacToeBot(settings)
+    shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+    return ShardedTicTacToeBot(settings, shard_count=settings.shard_count, shard_ids=shard_ids)
+
+
+async def _serve(settings: Settings, token: str) -> None:
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    async with bot:
+        runner = asyncio.create_task(bot.start(token), name="discord-bot")
+        stopper = asyncio.create_task(stop.wait(), name="wait-for-signal")
+        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            log.info("Stop requested; shutting down")
+            await bot.close()
+            try:
+                await runner
+            except Exception:
+                log.debug("The bot stopped with an error during shutdown", exc_info=True)
+        else:
+            stopper.cancel()
+            await runner
+
+
+def run_bot(settings: Settings) -> None:
+    """Run the bot until SIGINT or SIGTERM (or a fatal error); the schema is already migrated."""
+    if settings.discord_token is None:
+        raise ValueError("run_bot needs settings with DISCORD_TOKEN")
+    if not logging.getLogger().handlers:
+        discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    try:
+        asyncio.run(_serve(settings, settings.discord_token.get()))
+    except discord.LoginFailure:
+        log.error("Discord refused DISCORD_TOKEN; copy the bot token again from the Developer Portal.")
+        raise SystemExit(1) from None
+    except discord.PrivilegedIntentsRequired:
+        log.error("Discord asks for a privileged intent; this bot should need none.")
+        raise SystemExit(1) from None

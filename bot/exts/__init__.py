@@ -1,0 +1,1 @@
+"""discord.py extensions loaded by :class:`bot.bot.TicTacToeBot`."""

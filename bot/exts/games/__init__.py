@@ -1,0 +1,24 @@
+"""The games extension: ``/ttt`` commands, persistent board buttons and the deadline sweeper.
+
+Loaded by :class:`bot.bot.TicTacToeBot` with ``load_extension("bot.exts.games")``.
+"""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from bot.exts.games.views import DYNAMIC_ITEMS
+
+
+async def setup(bot: commands.Bot) -> None:
+    from bot.bot import TicTacToeBot
+    from bot.exts.games.cog import GamesCog
+
+    if not isinstance(bot, TicTacToeBot):
+        raise TypeError("The games extension needs a TicTacToeBot, which brings the game service.")
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(GamesCog(bot))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(*DYNAMIC_ITEMS)

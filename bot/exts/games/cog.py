@@ -1,0 +1,404 @@
+"""The ``/ttt`` slash commands (contract section 3) and the handling of board buttons.
+
+Each handler turns a Discord interaction into one call of the game service and shows
+the result; the rules live in the service. Every handler runs through
+:meth:`GamesCog._handle`, which counts it as in flight (shutdown waits for it) and
+sends any error to :func:`bot.exts.games.respond.report`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import EngineInputError, Level, format_cell, parse_cell
+from bot.errors import GameError
+from bot.exts.games import render
+from bot.exts.games.messages import BoardPublisher, compose, jump_url, send_as_response
+from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
+from bot.exts.games.sweeper import DeadlineSweeper
+from bot.exts.games.views import GAMES_COG, Action, Click, is_known_custom_id
+from bot.services import Actor, First, GameView, Place
+
+if TYPE_CHECKING:
+    from bot.bot import TicTacToeBot
+
+log = logging.getLogger(__name__)
+
+ErrorHandler = Callable[[discord.Interaction[Any], app_commands.AppCommandError], Coroutine[Any, Any, Any]]
+
+AUTOCOMPLETE_SECONDS = 2.0
+"""Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
+
+SIZE_CHOICES = [
+    app_commands.Choice(name=f"{n}x{n} ({k} in a row)", value=n) for n, k in ((3, 3), (4, 4), (5, 5))
+]
+LEVEL_CHOICES = [
+    app_commands.Choice(name="easy", value="easy"),
+    app_commands.Choice(name="medium", value="medium"),
+    app_commands.Choice(name="hard", value="hard"),
+    app_commands.Choice(name="perfect (never loses)", value="perfect"),
+]
+FIRST_CHOICES = [
+    app_commands.Choice(name="me (I play X and open)", value="me"),
+    app_commands.Choice(name="opponent (they play X and open)", value="opponent"),
+    app_commands.Choice(name="random", value="random"),
+]
+SCOPE_CHOICES = [
+    app_commands.Choice(name="this server", value="server"),
+    app_commands.Choice(name="global", value="global"),
+]
+
+STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """Where the interaction happened; games live in server channels and threads only."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise GameError("Tic-tac-toe is played in server channels, not in direct messages.", code="dm")
+    return Place(interaction.guild_id, interaction.channel_id)
+
+
+def actor_of(user: discord.User | discord.Member) -> Actor:
+    return Actor(user.id, user.display_name)
+
+
+def _has_component(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+class GamesCog(commands.Cog, name=GAMES_COG):
+    """Tic-tac-toe: ``/ttt`` commands and the board's buttons."""
+
+    ttt = app_commands.Group(
+        name="ttt", description="Play tic-tac-toe against me or another member.", guild_only=True
+    )
+
+    def __init__(self, bot: TicTacToeBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.publisher = BoardPublisher(bot, bot.service)
+        self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
+        self._background: set[asyncio.Task[None]] = set()
+        self._previous_error_handler: ErrorHandler | None = None
+
+    async def cog_load(self) -> None:
+        self._previous_error_handler = self.bot.tree.on_error
+        self.bot.tree.error(self.on_app_command_error)
+        self.sweeper.start()
+        self._spawn(self._resume_bot_turns())
+
+    async def cog_unload(self) -> None:
+        if self._previous_error_handler is not None:
+            self.bot.tree.error(self._previous_error_handler)
+        await self.sweeper.stop()
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _resume_bot_turns(self) -> None:
+        """After a restart: make the bot's replies that were due, and show them on their boards."""
+        try:
+            games = await self.service.resume_bot_turns()
+        except Exception:
+            log.exception("Could not resume the bot's pending moves")
+            return
+        for game in games:
+            await self.publisher.refresh(game)
+        if games:
+            log.info("Resumed %d game(s) waiting for my move", len(games))
+
+    async def _handle(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Coroutine[Any, Any, None],
+        game_id: int | None = None,
+    ) -> None:
+        async with self.bot.inflight.track():
+            try:
+                await work
+            except Exception as error:
+                await report(interaction, error, game_id=game_id)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, error)
+
+    async def _show_new_board(self, interaction: discord.Interaction[Any], game: GameView) -> None:
+        """Answer with the game's message and make it the game's board message."""
+        message_id = await send_as_response(interaction, compose(game))
+        await self.service.set_message(game.id, game.channel_id, message_id)
+        self.sweeper.poke()
+
+    # /ttt start
+
+    @ttt.command(name="start", description="Start a game against me, or challenge a member.")
+    @app_commands.describe(
+        opponent="The member to challenge; leave empty (or pick me) to play against me.",
+        size="The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default 3x3.",
+        level="How well I play, against me only. Default perfect.",
+        first="Who plays X and moves first. Default me.",
+    )
+    @app_commands.choices(size=SIZE_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member | None = None,
+        size: int = 3,
+        level: str | None = None,
+        first: str = "me",
+    ) -> None:
+        await self._handle(interaction, self._start(interaction, opponent, size, level, first))
+
+    async def _start(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member | None,
+        size: int,
+        level: str | None,
+        first: str,
+    ) -> None:
+        place = place_of(interaction)
+        me = actor_of(interaction.user)
+        order = First(first)
+        own_id = self.bot.user.id if self.bot.user is not None else None
+        if opponent is None or opponent.id == own_id:
+            work = self.service.start_vs_bot(
+                place, me, size=size, level=Level(level or "perfect"), first=order
+            )
+        else:
+            if level is not None:
+                raise GameError(
+                    "The level is for games against me; leave it out when you challenge a member.",
+                    code="level_with_opponent",
+                )
+            work = self.service.challenge(
+                place, me, actor_of(opponent), opponent_is_bot=opponent.bot, size=size, first=order
+            )
+        game = await within_deadline(interaction, work, thinking=True)
+        await self._show_new_board(interaction, game)
+
+    # /ttt move
+
+    @ttt.command(name="move", description="Play a cell in this channel's game.")
+    @app_commands.describe(cell="The cell: its number 1-9 (1 is top left) or a letter and row, like b2.")
+    async def move(self, interaction: discord.Interaction[Any], cell: app_commands.Range[str, 1, 10]) -> None:
+        await self._handle(interaction, self._move(interaction, cell))
+
+    async def _move(self, interaction: discord.Interaction[Any], cell: str) -> None:
+        place = place_of(interaction)
+        work = self.service.move(place, actor_of(interaction.user), cell)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        message_id = await self.publisher.refresh(game)
+        self.sweeper.poke()
+        await tell(interaction, self._move_summary(game, cell, message_id))
+
+    @staticmethod
+    def _move_summary(game: GameView, cell: str, message_id: int | None) -> str:
+        try:
+            played = format_cell(parse_cell(cell, game.size), game.size)
+        except EngineInputError:
+            played = cell
+        text = f"You played {played}."
+        if game.last_cell is not None and game.cell_name(game.last_cell) != played:
+            text += f" I answered {game.cell_name(game.last_cell)}."
+        if not game.is_live:
+            text += " " + render.status_sentence(game)
+        if message_id is not None and game.message_channel_id is not None:
+            text += f" Board: {jump_url(game.guild_id, game.message_channel_id, message_id)}"
+        return text
+
+    @move.autocomplete("cell")
+    async def move_cell_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            game = await asyncio.wait_for(self.service.board(place_of(interaction)), AUTOCOMPLETE_SECONDS)
+        except GameError:
+            return []
+        except Exception:
+            log.warning(
+                "Autocomplete of /ttt move failed in channel %s", interaction.channel_id, exc_info=True
+            )
+            return []
+        if not game.is_active or game.player(interaction.user.id) is None:
+            return []
+        typed = current.strip().lower()
+        choices = []
+        for cell in game.legal_moves:
+            name, number = game.cell_name(cell), str(cell + 1)
+            if not typed or name.startswith(typed) or number.startswith(typed):
+                choices.append(app_commands.Choice(name=f"{name} (cell {number})", value=name))
+        return choices[:25]
+
+    # /ttt board, resign, cancel, hint
+
+    @ttt.command(name="board", description="Show this channel's current game again.")
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        await self._handle(interaction, self._board(interaction))
+
+    async def _board(self, interaction: discord.Interaction[Any]) -> None:
+        game = await within_deadline(interaction, self.service.board(place_of(interaction)), thinking=True)
+        await self._show_new_board(interaction, game)
+
+    @ttt.command(name="resign", description="Give up your game in this channel.")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        await self._handle(interaction, self._resign(interaction))
+
+    async def _resign(self, interaction: discord.Interaction[Any]) -> None:
+        work = self.service.resign(place_of(interaction), actor_of(interaction.user))
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        await self.publisher.refresh(game)
+        await tell(interaction, f"You resigned. {render.status_sentence(game)}")
+
+    @ttt.command(
+        name="cancel", description="End this channel's game without a result (players or moderators)."
+    )
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        await self._handle(interaction, self._cancel(interaction))
+
+    async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
+        moderator = interaction.permissions.manage_messages
+        work = self.service.cancel(place_of(interaction), actor_of(interaction.user), is_moderator=moderator)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        await self.publisher.refresh(game)
+        await tell(interaction, f"Game {game.id} is cancelled; it has no result.")
+
+    @ttt.command(name="hint", description="Ask me for the value of every free cell (only you see it).")
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        await self._handle(interaction, self._hint(interaction))
+
+    async def _hint(self, interaction: discord.Interaction[Any]) -> None:
+        work = self.service.hint(place_of(interaction), actor_of(interaction.user))
+        hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        embed = render.hint_text(hint)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # /ttt leaderboard, stats
+
+    @ttt.command(name="leaderboard", description="The best rated players, here or everywhere.")
+    @app_commands.describe(scope="This server's ratings or the global ones. Default this server.")
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction[Any], scope: str = "server") -> None:
+        await self._handle(interaction, self._leaderboard(interaction, scope))
+
+    async def _leaderboard(self, interaction: discord.Interaction[Any], scope: str) -> None:
+        place = place_of(interaction)
+        guild_id = place.guild_id if scope == "server" else None
+        board = await within_deadline(interaction, self.service.leaderboard(guild_id), thinking=True)
+        embed = render.leaderboard_text(board, "this server" if guild_id is not None else "global")
+        await self._send_embed(interaction, embed)
+
+    @ttt.command(name="stats", description="A player's wins, losses, draws, streaks and rating.")
+    @app_commands.describe(user="Whose stats to show. Default you.")
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        await self._handle(interaction, self._stats(interaction, user))
+
+    async def _stats(self, interaction: discord.Interaction[Any], user: discord.User | None) -> None:
+        place = place_of(interaction)
+        target = user or interaction.user
+        stats = await within_deadline(
+            interaction, self.service.stats(target.id, place.guild_id), thinking=True
+        )
+        await self._send_embed(interaction, render.stats_text(stats, target.id))
+
+    async def _send_embed(self, interaction: discord.Interaction[Any], embed: discord.Embed) -> None:
+        none = render.nobody()
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed, allowed_mentions=none)
+        else:
+            await interaction.response.send_message(embed=embed, allowed_mentions=none)
+
+    # Buttons
+
+    async def on_click(self, interaction: discord.Interaction[Any], click: Click, /) -> None:
+        """A click on one of the game's buttons (see :mod:`bot.exts.games.views`)."""
+        await self._handle(interaction, self._click(interaction, click), game_id=click.game_id)
+
+    async def _click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        place = place_of(interaction)
+        user = actor_of(interaction.user)
+        if click.action is Action.REMATCH:
+            game = await within_deadline(
+                interaction, self.service.rematch(place, user, click.game_id), thinking=True
+            )
+            await self._show_new_board(interaction, game)
+            return
+        if click.action is Action.CELL:
+            assert click.cell is not None
+            work = self.service.move(place, user, click.cell, game_id=click.game_id, expected_ply=click.ply)
+        elif click.action is Action.RESIGN:
+            work = self.service.resign(place, user, click.game_id)
+        elif click.action is Action.ACCEPT:
+            work = self.service.accept(place, user, click.game_id)
+        else:
+            work = self.service.decline(place, user, click.game_id)
+        try:
+            game = await within_deadline(interaction, work, thinking=False)
+        except GameError as error:
+            if error.code == "stale":
+                await tell(interaction, error.message + " I've brought the board up to date.")
+                await self._refresh_clicked(interaction, click.game_id)
+                return
+            raise
+        try:
+            await self.publisher.answer_click(interaction, game)
+        except discord.HTTPException as error:
+            # The move stands; show it through the channel API (retried by the sweeper if that fails too).
+            log.warning("Could not edit the board of game %s after a click: %s", game.id, error)
+            await self.publisher.refresh(game)
+            raise
+        self.sweeper.poke()
+        clicked = interaction.message
+        if clicked is not None and clicked.id != game.message_id:
+            await self.service.set_message(game.id, clicked.channel.id, clicked.id)
+
+    async def _refresh_clicked(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Redraw an outdated board that someone clicked, so its buttons are current again.
+
+        Not while the bot is about to reply: the answer that made the board outdated will
+        show the reply, and this redraw would only race it.
+        """
+        clicked = interaction.message
+        if clicked is None:
+            return
+        game = await self.service.game(game_id, place_of(interaction))
+        if not game.bot_to_move:
+            await self.publisher.redraw(clicked.channel.id, clicked.id, game)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer clicks on buttons no handler will take (forged, or from an old version of the bot)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = custom_id_of(interaction)
+        known = custom_id is not None and is_known_custom_id(custom_id)
+        if known and _has_component(interaction.message, custom_id or ""):
+            return
+        async with self.bot.inflight.track():
+            try:
+                await tell(interaction, STALE_BUTTON)
+            except discord.HTTPException as error:
+                log.warning("Could not answer an unknown button %r: %s", custom_id, error)

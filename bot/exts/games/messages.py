@@ -1,0 +1,216 @@
+"""A game's message (text, embed and buttons) and the ways it reaches Discord.
+
+A game has one message at a time, its *board message*, whose id the service stores
+(``set_message``). It is first the answer to ``/ttt start``; clicks edit it through
+their interaction; timeouts, expiries and the bot's delayed replies edit it through the
+channel API (:class:`BoardPublisher`), since interaction tokens expire after 15 minutes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.errors import GameError
+from bot.exts.games.render import MessageText, game_text, is_challenge_message
+from bot.exts.games.views import board_view, challenge_view
+from bot.services import GameService, GameView
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class GameMessage:
+    """Everything a game's message shows; ``view`` None means no buttons."""
+
+    text: MessageText
+    view: discord.ui.View | None
+
+
+def compose(game: GameView) -> GameMessage:
+    """The message for ``game`` as it stands: a challenge with Accept/Decline, or a board."""
+    text = game_text(game)
+    if is_challenge_message(game):
+        return GameMessage(text, challenge_view(game) if game.is_pending else None)
+    return GameMessage(text, board_view(game))
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+async def send_as_response(interaction: discord.Interaction[Any], message: GameMessage) -> int:
+    """Answer ``interaction`` with a new public message (or fill in its "thinking..."); return its id."""
+    text = message.text
+    if interaction.response.is_done():
+        sent = await interaction.edit_original_response(
+            content=text.content, embed=text.embed, view=message.view, allowed_mentions=text.allowed_mentions
+        )
+        return sent.id
+    if message.view is None:
+        callback = await interaction.response.send_message(
+            content=text.content, embed=text.embed, allowed_mentions=text.allowed_mentions
+        )
+    else:
+        callback = await interaction.response.send_message(
+            content=text.content, embed=text.embed, view=message.view, allowed_mentions=text.allowed_mentions
+        )
+    if callback.message_id is not None:
+        return callback.message_id
+    return (await interaction.original_response()).id
+
+
+class EditOrder:
+    """Keeps a board message from going back in time.
+
+    Two answers can race to edit one message (a click and a timeout, or the winner and
+    a refused loser of a double click), and the older state could land last. Edits of
+    one message are sent one at a time, and an edit showing an older version of the game
+    than the message already shows is skipped. Bounded: the oldest messages are forgotten.
+    """
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self._capacity = capacity
+        self._locks: OrderedDict[int, asyncio.Lock] = OrderedDict()
+        self._shown: OrderedDict[int, int] = OrderedDict()
+
+    @contextlib.asynccontextmanager
+    async def edit(self, message_id: int, version: int, *, newer_only: bool = False) -> AsyncIterator[bool]:
+        """Yields whether to send an edit showing ``version``; call it around the sending.
+
+        ``newer_only`` also skips an edit that would show the version already shown.
+        """
+        lock = self._locks.get(message_id)
+        if lock is None:
+            lock = self._locks[message_id] = asyncio.Lock()
+        self._locks.move_to_end(message_id)
+        async with lock:
+            shown = self._shown.get(message_id, -1)
+            if shown > version or (newer_only and shown == version):
+                yield False
+                return
+            yield True
+            self._shown[message_id] = version
+            self._shown.move_to_end(message_id)
+        for table in (self._shown, self._locks):
+            while len(table) > self._capacity:
+                oldest = next(iter(table))
+                if table is self._locks and self._locks[oldest].locked():
+                    break
+                table.popitem(last=False)
+
+
+class BoardPublisher:
+    """Brings a game's board message up to date through the channel API.
+
+    When the message is gone, a new one is posted in the game's channel and becomes
+    the board message. When Discord fails (after discord.py's own retries), the game is
+    remembered and :meth:`retry_failed` tries again later, so the message catches up.
+    """
+
+    def __init__(self, client: discord.Client, service: GameService) -> None:
+        self._client = client
+        self._service = service
+        self._failed: set[int] = set()
+        self.order = EditOrder()
+
+    async def answer_click(self, interaction: discord.Interaction[Any], game: GameView) -> None:
+        """Answer a button's click by editing its message to show ``game`` (or only acknowledge it,
+        when the message already shows a newer state)."""
+        clicked = interaction.message
+        message = compose(game)
+        text = message.text
+        async with self.order.edit(clicked.id if clicked else 0, game.version) as newest:
+            if not newest:
+                if not interaction.response.is_done():
+                    await interaction.response.defer()
+            elif interaction.response.is_done():
+                await interaction.edit_original_response(
+                    content=text.content,
+                    embed=text.embed,
+                    view=message.view,
+                    allowed_mentions=text.allowed_mentions,
+                )
+            else:
+                await interaction.response.edit_message(
+                    content=text.content,
+                    embed=text.embed,
+                    view=message.view,
+                    allowed_mentions=text.allowed_mentions,
+                )
+
+    async def redraw(self, channel_id: int, message_id: int, game: GameView) -> None:
+        """Show ``game`` on one message (an outdated copy of the board) through the channel API."""
+        await self._edit(channel_id, message_id, game, newer_only=True)
+
+    async def refresh(self, game: GameView) -> int | None:
+        """Show ``game`` on its board message; return the message id, or None if Discord refused."""
+        try:
+            if game.message_id is not None and game.message_channel_id is not None:
+                try:
+                    await self._edit(game.message_channel_id, game.message_id, game)
+                    self._failed.discard(game.id)
+                    return game.message_id
+                except discord.NotFound:
+                    log.info("The board message of game %s is gone; posting a new one", game.id)
+            posted = await self._post(game.channel_id, compose(game))
+            self._failed.discard(game.id)
+            await self._service.set_message(game.id, game.channel_id, posted)
+            return posted
+        except discord.Forbidden as error:
+            log.warning("Not allowed to show game %s in channel %s: %s", game.id, game.channel_id, error)
+            self._failed.discard(game.id)
+        except discord.HTTPException as error:
+            log.warning("Could not update the board of game %s (will retry): %s", game.id, error)
+            self._failed.add(game.id)
+        except GameError as error:
+            log.warning("Could not record the board message of game %s: %s", game.id, error.message)
+        return None
+
+    async def retry_failed(self) -> None:
+        """Try again every board that Discord failed to update."""
+        for game_id in sorted(self._failed):
+            try:
+                game = await self._service.game(game_id)
+            except GameError:
+                self._failed.discard(game_id)
+                continue
+            await self.refresh(game)
+
+    async def _edit(
+        self, channel_id: int, message_id: int, game: GameView, *, newer_only: bool = False
+    ) -> None:
+        message = compose(game)
+        text = message.text
+        partial = self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        async with self.order.edit(message_id, game.version, newer_only=newer_only) as newest:
+            if newest:
+                await partial.edit(
+                    content=text.content,
+                    embed=text.embed,
+                    view=message.view,
+                    allowed_mentions=text.allowed_mentions,
+                )
+
+    async def _post(self, channel_id: int, message: GameMessage) -> int:
+        text = message.text
+        channel = self._client.get_partial_messageable(channel_id)
+        if message.view is None:
+            sent = await channel.send(
+                content=text.content, embed=text.embed, allowed_mentions=text.allowed_mentions
+            )
+        else:
+            sent = await channel.send(
+                content=text.content,
+                embed=text.embed,
+                view=message.view,
+                allowed_mentions=text.allowed_mentions,
+            )
+        return sent.id

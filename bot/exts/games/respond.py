@@ -1,0 +1,141 @@
+"""Answering interactions within Discord's deadlines, and the one place errors are shown to users.
+
+Discord wants an answer to every interaction within 3 seconds, or the user sees "This
+interaction failed". :func:`within_deadline` runs the work and, if it is not done
+after :data:`FAST_REPLY_SECONDS`, acknowledges the interaction first (defers) so the
+final answer can come later (an interaction token stays valid for 15 minutes).
+
+:func:`report` turns any exception into one friendly ephemeral sentence: a
+:class:`~bot.errors.GameError` shows its message; anything unexpected is logged with
+its context and the user gets a short apology, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any, TypeVar, cast
+
+import discord
+from discord import app_commands
+
+from bot.errors import GameError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+FAST_REPLY_SECONDS = 1.0
+"""How long to wait for a result before deferring; well inside Discord's 3 s, with room for the network."""
+
+APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
+
+_EPHEMERAL_DEFER = "ttt_ephemeral_defer"
+
+
+async def within_deadline(
+    interaction: discord.Interaction[Any], work: Awaitable[T], *, thinking: bool, ephemeral: bool = False
+) -> T:
+    """Await ``work``; if it is slow, defer the interaction meanwhile.
+
+    ``thinking`` defers with "Bot is thinking..." (a new message will answer);
+    otherwise a component click is acknowledged silently and its message edited later.
+    ``ephemeral`` makes a thinking defer (and so the answer) visible only to the user.
+    """
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=FAST_REPLY_SECONDS)
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer(thinking=thinking, ephemeral=ephemeral and thinking)
+            interaction.extras[_EPHEMERAL_DEFER] = ephemeral and thinking
+        except discord.HTTPException as error:
+            log.warning("Could not defer interaction %s: %s", interaction.id, error)
+    return await task
+
+
+def deferred_thinking(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction was answered with "thinking..." that still waits for its message."""
+    return interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+
+
+async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+    """Send ``text`` to the user alone, however far the interaction has been answered."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(text, ephemeral=True)
+        return
+    if deferred_thinking(interaction):
+        if interaction.extras.get(_EPHEMERAL_DEFER, False):
+            await interaction.edit_original_response(content=text, embed=None, view=None)
+            return
+        # A public "thinking..." must not turn into a public error: remove it, then answer privately.
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as error:
+            log.debug("Could not remove the thinking message of %s: %s", interaction.id, error)
+    await interaction.followup.send(text, ephemeral=True)
+
+
+def custom_id_of(interaction: discord.Interaction[Any]) -> str | None:
+    """The custom id of the button or menu behind a component interaction."""
+    data = cast("dict[str, Any]", interaction.data or {})
+    custom_id = data.get("custom_id")
+    return custom_id if isinstance(custom_id, str) else None
+
+
+def describe(interaction: discord.Interaction[Any]) -> str:
+    """What the interaction was, for logs: the command or the button's custom id."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    custom_id = custom_id_of(interaction)
+    if custom_id is not None:
+        return f"button {custom_id!r}"
+    return f"interaction type {interaction.type.name}"
+
+
+def _user_message(error: Exception) -> str | None:
+    """The friendly sentence for an error a user can cause, or None when it is a bug or an outage."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original if isinstance(error.original, Exception) else error
+    if isinstance(error, GameError):
+        return error.message
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Tic-tac-toe is played in server channels, not in direct messages."
+    if isinstance(error, app_commands.TransformerError):
+        if error.type is discord.AppCommandOptionType.user:
+            return "I can't find that member in this server; pick someone from the list."
+        return f"I couldn't understand {error.value!r}; please pick a value from the list."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You can't use this command here."
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return "That command has just changed; please try again in a minute."
+    return None
+
+
+async def report(
+    interaction: discord.Interaction[Any], error: Exception, *, game_id: int | None = None
+) -> None:
+    """Show ``error`` to the user as one friendly sentence (only to them); log the unexpected ones."""
+    message = _user_message(error)
+    if message is None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        log.error(
+            "Unexpected error in %s (user %s, guild %s, channel %s, game %s)",
+            describe(interaction),
+            interaction.user.id,
+            interaction.guild_id,
+            interaction.channel_id,
+            game_id,
+            exc_info=original,
+        )
+        message = APOLOGY
+    try:
+        await tell(interaction, message)
+    except discord.HTTPException as failure:
+        log.warning(
+            "Could not tell user %s about an error in %s: %s",
+            interaction.user.id,
+            describe(interaction),
+            failure,
+        )

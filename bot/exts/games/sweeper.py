@@ -1,0 +1,79 @@
+"""The background task that ends games whose time ran out and shows it on their boards.
+
+The service keeps every deadline in the database (a challenge's expiry, the turn
+clock of the human on move) and ends due games in :meth:`GameService.sweep`. This
+task calls it when the next deadline comes (or every ``SWEEP_INTERVAL_SECONDS`` at
+most, which also catches deadlines of games created by another process) and edits
+the ended games' board messages through the channel API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from bot.exts.games.messages import BoardPublisher
+from bot.services import GameService, utc_now
+
+log = logging.getLogger(__name__)
+
+_AFTER_DEADLINE = 0.05
+"""Wake this long after a deadline, so the deadline has surely passed by the service's clock."""
+
+
+class DeadlineSweeper:
+    def __init__(self, service: GameService, publisher: BoardPublisher, interval: float) -> None:
+        self._service = service
+        self._publisher = publisher
+        self._interval = interval
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="ttt-deadline-sweeper")
+
+    def poke(self) -> None:
+        """A game with a deadline was created or changed: look again at when to wake."""
+        self._wake.set()
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Let the current round finish (so every ended game gets its edit), then stop."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        self._stopping = True
+        self._wake.set()
+        try:
+            await asyncio.wait_for(task, grace)
+        except TimeoutError:
+            log.warning("The deadline sweeper did not stop in %.0f s; cancelled", grace)
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            self._wake.clear()
+            delay = self._interval
+            try:
+                await self.sweep_once()
+                delay = await self._delay()
+            except Exception:
+                log.exception("The deadline sweep failed; trying again in %.1f s", delay)
+            if self._stopping:
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+
+    async def sweep_once(self) -> None:
+        for game in await self._service.sweep():
+            log.info("Game %s ended on time (%s)", game.id, game.status.value)
+            await self._publisher.refresh(game)
+        await self._publisher.retry_failed()
+
+    async def _delay(self) -> float:
+        deadline = await self._service.next_deadline()
+        if deadline is None:
+            return self._interval
+        wait = (deadline - utc_now()).total_seconds() + _AFTER_DEADLINE
+        return min(self._interval, max(_AFTER_DEADLINE, wait))

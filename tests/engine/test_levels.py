@@ -1,0 +1,64 @@
+"""Levels: perfect plays a best move, the others blunder on purpose, more often the weaker they are."""
+
+from __future__ import annotations
+
+import pickle
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from bot.engine import Board, IllegalMove, Level, analyze, choose_move
+from bot.engine.levels import MISTAKE_RATE
+from tests.engine.conftest import reachable
+
+
+def _positions_with_a_worse_move() -> list[Board]:
+    out = []
+    for board in reachable(3):
+        if not board.is_over and len(analyze(board).best) < len(board.legal_moves):
+            out.append(board)
+    return sorted(out, key=lambda b: (b.x, b.o))[:150]
+
+
+def test_blunders_are_rarer_the_stronger_the_level() -> None:
+    positions = _positions_with_a_worse_move()
+    blunders = {}
+    for level in Level:
+        count = 0
+        for index, board in enumerate(positions):
+            for seed in range(4):
+                if choose_move(board, level, seed=index * 10 + seed) not in analyze(board).best:
+                    count += 1
+        blunders[level] = count
+    assert blunders[Level.PERFECT] == 0
+    assert blunders[Level.HARD] < blunders[Level.MEDIUM] < blunders[Level.EASY]
+    assert MISTAKE_RATE[Level.PERFECT] == 0
+
+
+def test_perfect_varies_its_choice_among_equally_good_moves() -> None:
+    board = Board.empty(3)
+    choices = {choose_move(board, Level.PERFECT, seed=seed) for seed in range(40)}
+    assert len(choices) > 3
+    assert choices <= set(analyze(board).best)
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_a_seed_makes_the_choice_repeatable(level: Level) -> None:
+    for text in ("X...O....", "X.../.O../..X./....", "X.O./..X./..O./...."):
+        board = Board.parse(text)
+        assert len({choose_move(board, level, seed=11) for _ in range(3)}) == 1
+
+
+def test_a_finished_game_has_no_move() -> None:
+    with pytest.raises(IllegalMove, match="over"):
+        choose_move(Board.parse("XXXOO...."))
+
+
+def test_engine_calls_work_in_a_process_pool() -> None:
+    board = Board.parse("X.O......")
+    assert pickle.loads(pickle.dumps(board)) == board
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        move = pool.submit(choose_move, board, Level.PERFECT, 3, 500).result()
+        analysis = pool.submit(analyze, board, 500).result()
+    assert move in (3, 6, 8)
+    assert analysis == analyze(board)

@@ -1,0 +1,332 @@
+"""Games against the bot, end to end: the real bot process, driven through the Discord emulator."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.emulator import DiscordEmulator
+from tests.exts.harness import (
+    DANGER,
+    PRIMARY,
+    SUCCESS,
+    BotUnderTest,
+    Table,
+    answer,
+    board,
+    cells,
+    click_cell,
+    controls,
+    free_cells,
+    private_answer,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+
+@pytest.fixture(scope="module")
+def bot_settings() -> dict[str, str]:
+    """A 5x5 reply then takes the engine's whole budget, longer than the bot waits before deferring."""
+    return {"ENGINE_BUDGET_MS": "2000"}
+
+
+SUB_COMMAND = 1
+
+
+async def test_commands_are_synced_with_descriptions_choices_and_guild_only(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    (ttt,) = [command for command in emu.commands() if command["name"] == "ttt"]
+    assert ttt.get("contexts") == [0] or ttt.get("dm_permission") is False
+    subcommands = {option["name"]: option for option in ttt["options"]}
+    assert set(subcommands) == {"start", "move", "board", "resign", "hint", "leaderboard", "stats", "cancel"}
+    for sub in subcommands.values():
+        assert sub["type"] == SUB_COMMAND and sub["description"]
+        for option in sub.get("options", []):
+            assert option["description"], f"/ttt {sub['name']} {option['name']} has no description"
+    start = {option["name"]: option for option in subcommands["start"]["options"]}
+    assert [choice["value"] for choice in start["size"]["choices"]] == [3, 4, 5]
+    assert [choice["value"] for choice in start["level"]["choices"]] == ["easy", "medium", "hard", "perfect"]
+    assert [choice["value"] for choice in start["first"]["choices"]] == ["me", "opponent", "random"]
+    assert not any(option.get("required") for option in start.values())
+    (cell,) = subcommands["move"]["options"]
+    assert cell["name"] == "cell" and cell["autocomplete"] is True and cell["required"] is True
+    (scope,) = subcommands["leaderboard"]["options"]
+    assert [choice["value"] for choice in scope["choices"]] == ["server", "global"]
+
+
+async def test_a_full_game_against_the_perfect_bot_ends_in_a_draw_or_a_bot_win(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    start = await table.slash("alice", "ttt start")
+    message = await answer(start)
+    assert not message.ephemeral
+    assert start.callback is not None and start.callback.type == 4
+    assert board(message) == "." * 9 and free_cells(message) == list(range(9))
+    assert controls(message) == ["Resign"]
+    assert f"<@{table['alice'].id}>" in message.text and "perfect" in message.text.lower()
+    assert "to move" in message.content and "X" in message.content
+
+    moves = 0
+    while free_cells(message):
+        before = board(message).count(".")
+        click = await click_cell(table, message, free_cells(message)[0], "alice")
+        moves += 1
+        assert click.callback is not None and click.callback.type in (6, 7)
+        after = board(message).count(".")
+        assert after == before - 2 or (after == before - 1 and not free_cells(message))
+
+    assert moves >= 3
+    final = board(message)
+    assert all(button.disabled for button in cells(message))
+    text = message.text.lower()
+    assert "draw" in text or "wins" in text
+    assert f"<@{table['alice'].id}> wins" not in message.text
+    if "wins" in text:
+        winning = [button for button in cells(message) if button.style == SUCCESS]
+        assert len(winning) == 3 and all(button.label == "O" for button in winning)
+    else:
+        assert "." not in final
+    assert controls(message) == ["Rematch"]
+
+
+async def test_the_bot_opens_when_the_player_lets_it_move_first(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    message = await answer(await table.slash("alice", "ttt start", first="opponent", level="easy", size=4))
+    assert len(cells(message)) == 16
+    assert board(message).count("X") == 1 and board(message).count("O") == 0
+    (last,) = [button for button in cells(message) if button.style == PRIMARY]
+    assert last.label == "X" and last.disabled
+    assert "easy" in message.text.lower() and "4 in a row" in message.text
+    assert f"<@{table['alice'].id}> to move" in message.content
+
+
+async def test_a_5x5_board_has_no_room_for_controls_and_names_the_resign_command(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    start = await table.slash("alice", "ttt start", size=5, first="opponent")
+    message = await answer(start)
+    assert start.callback is not None and start.callback.type == 5, "the bot's slow opening is deferred"
+    assert not message.ephemeral and len(message.rows) == 5 and len(cells(message)) == 25
+    assert board(message).count("X") == 1 and len(free_cells(message)) == 24
+    assert "/ttt resign" in message.text
+
+
+async def test_move_command_autocomplete_and_bad_cells(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice", "bob")
+    message = await answer(await table.slash("alice", "ttt start", level="easy"))
+
+    offered = await table.emu.autocomplete(table.channel, table["alice"], "ttt move", focused="cell", cell="")
+    await offered.wait_callback()
+    assert [choice["value"] for choice in offered.choices] == [
+        "a1",
+        "b1",
+        "c1",
+        "a2",
+        "b2",
+        "c2",
+        "a3",
+        "b3",
+        "c3",
+    ]
+
+    moved = await table.slash("alice", "ttt move", cell=" B2 ")
+    reply = await private_answer(moved)
+    assert "b2" in reply
+    assert board(message)[4] == "X" and board(message).count("O") == 1
+
+    offered = await table.emu.autocomplete(
+        table.channel, table["alice"], "ttt move", focused="cell", cell="b"
+    )
+    await offered.wait_callback()
+    names = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
+    free = {names[index] for index in free_cells(message)}
+    assert [choice["value"] for choice in offered.choices] == [n for n in ("b1", "b3") if n in free]
+
+    outsider = await table.emu.autocomplete(table.channel, table["bob"], "ttt move", focused="cell", cell="")
+    await outsider.wait_callback()
+    assert outsider.choices == []
+
+    shown = board(message)
+    for bad, words in (
+        ("hello", "not a cell"),
+        ("z9", "no cell z9"),
+        ("10", "no cell 10"),
+        ("b2", "already taken"),
+    ):
+        refused = await private_answer(await table.slash("alice", "ttt move", cell=bad))
+        assert words in refused.lower() and "\n" not in refused
+    assert board(message) == shown
+
+    not_playing = await private_answer(await table.slash("bob", "ttt move", cell="a1"))
+    assert "not playing" in not_playing.lower()
+    assert board(message) == shown
+
+
+async def test_hint_gives_a_verdict_for_every_free_cell_privately(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    message = await answer(await table.slash("alice", "ttt start"))
+    await click_cell(table, message, 0, "alice")
+    hint = await table.slash("alice", "ttt hint")
+    shown = await answer(hint)
+    assert shown.ephemeral
+    text = shown.embed_text
+    free = [button.label for button in cells(message) if not button.disabled]
+    for name in free:
+        assert any(line.startswith(f"{name}: ") for line in text.splitlines()), name
+    assert "draw" in text
+    assert "Best moves" in text
+
+
+async def test_board_command_shows_the_game_again_and_an_old_board_is_brought_up_to_date(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    first = await answer(await table.slash("alice", "ttt start", level="easy"))
+    second = await answer(await table.slash("alice", "ttt board"))
+    assert second.id != first.id and board(second) == board(first) == "." * 9
+
+    await click_cell(table, second, 4, "alice")
+    assert board(second)[4] == "X" and board(first) == "." * 9
+
+    stale = await table.click(first, cells(first)[0].custom_id or "", "alice")
+    refused = await private_answer(stale)
+    assert "out of date" in refused
+    await emu.wait_for(lambda: board(first) == board(second), timeout=15, description="old board refreshed")
+    assert board(second).count("X") == 1
+
+
+async def test_a_click_on_an_outdated_view_of_the_board_is_refused_politely(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    message = await answer(await table.slash("alice", "ttt start", level="easy"))
+    first_view = message.version
+    old_id = cells(message)[8].custom_id or ""
+    await click_cell(table, message, 0, "alice")
+    assert cells(message)[8].custom_id != old_id and board(message).count("X") == 1
+
+    refused = await private_answer(await table.click(message, old_id, "alice", version=first_view))
+    assert "out of date" in refused
+    assert board(message).count("X") == 1
+
+
+async def test_forged_button_ids_are_refused_politely(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice")
+    message = await answer(await table.slash("alice", "ttt start", level="easy"))
+    for custom_id in ("ttt:cell:999999:0:0", "ttt:resign:1", "junk" * 25):
+        refused = await private_answer(await table.click(message, custom_id, "alice", force=True))
+        assert "/ttt board" in refused
+    assert board(message) == "." * 9
+
+
+async def test_wrong_user_clicks_are_refused_privately(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice", "bob")
+    message = await answer(await table.slash("alice", "ttt start"))
+    refused = await private_answer(await table.click(message, cells(message)[4].custom_id or "", "bob"))
+    assert "not playing" in refused.lower()
+    refused = await private_answer(
+        await table.click(message, message.button(label="Resign").custom_id or "", "bob")
+    )
+    assert "not playing" in refused.lower()
+    assert board(message) == "." * 9
+
+
+async def test_resign_by_button_and_by_command(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice")
+    message = await answer(await table.slash("alice", "ttt start"))
+    resign = await table.click(message, message.button(label="Resign").custom_id or "", "alice")
+    await answer(resign)
+    assert "resigned" in message.text and all(button.disabled for button in cells(message))
+    assert controls(message) == ["Rematch"]
+
+    again = await private_answer(await table.slash("alice", "ttt resign"))
+    assert "no game" in again.lower()
+
+    rematch = await table.click(message, message.button(label="Rematch").custom_id or "", "alice")
+    fresh = await answer(rematch)
+    assert fresh.id != message.id and not fresh.ephemeral
+    assert board(fresh).count("X") == 1, "after a rematch the marks swap, so the bot opens"
+
+    confirmed = await private_answer(await table.slash("alice", "ttt resign"))
+    assert "resigned" in confirmed.lower()
+    await emu.wait_for(
+        lambda: "resigned" in fresh.text, timeout=15, description="board shows the resignation"
+    )
+    assert all(button.disabled for button in cells(fresh))
+
+
+async def test_cancel_by_a_moderator_and_refusal_for_others(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice", "dave", moderators=("carol",))
+    message = await answer(await table.slash("alice", "ttt start", level="easy"))
+    await click_cell(table, message, 0, "alice")
+
+    refused = await private_answer(await table.slash("dave", "ttt cancel"))
+    assert "only the players or a moderator" in refused.lower()
+    assert any(not button.disabled for button in cells(message))
+
+    done = await private_answer(await table.slash("carol", "ttt cancel"))
+    assert "cancelled" in done.lower()
+    assert "cancelled" in message.text.lower()
+    assert all(button.disabled for button in cells(message)) and controls(message) == []
+
+
+async def test_stats_after_games_against_the_bot(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice", "bob")
+    message = await answer(await table.slash("alice", "ttt start", level="hard"))
+    await answer(await table.click(message, message.button(label="Resign").custom_id or "", "alice"))
+
+    stats = await answer(await table.slash("bob", "ttt stats", user=table["alice"]))
+    assert not stats.ephemeral
+    text = stats.embed_text
+    assert f"<@{table['alice'].id}>" in text
+    assert "0W 1L 0D" in text and "hard: 0W 1L 0D" in text
+    assert "Lost against" in text
+
+    nobody = await answer(await table.slash("bob", "ttt stats"))
+    assert "has not played yet" in nobody.embed_text
+    assert not stats.mention_everyone and stats.mentions == []
+
+
+async def test_direct_messages_are_refused_with_a_sentence(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice")
+    dm = emu.dm_channel(table["alice"])
+    it = await emu.slash(dm, table["alice"].user, "ttt board", force=True)
+    refused = await answer(it)
+    assert "server" in refused.text and "\n" not in refused.text
+
+
+async def test_shutdown_finishes_a_move_in_flight_and_the_game_survives_a_restart(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    message = await answer(await table.slash("alice", "ttt start", size=5))
+    click = await table.click(message, cells(message)[12].custom_id or "", "alice")
+    callback = await click.wait_callback(timeout=15)
+    assert callback.type == 6, "a reply slower than a second is deferred, then the board is edited"
+    syncs = len(emu.calls("PUT"))
+
+    assert await bot.stop() == 0
+    assert board(message)[12] == "X" and board(message).count("O") == 1, "the move in flight was finished"
+    assert click.ack_latency is not None and click.ack_latency < 3
+
+    await bot.start(SYNC_COMMANDS="false")
+    again = await click_cell(table, message, free_cells(message)[0], "alice")
+    assert again.callback is not None and again.callback.type in (6, 7)
+    assert board(message).count("X") == 2 and board(message).count("O") == 2
+    assert len(emu.calls("PUT")) == syncs, "SYNC_COMMANDS=false must not sync"
+
+
+async def test_no_message_can_ping_anyone_but_the_players(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice")
+    table.members["alice"].nick = "@everyone"
+    message = await answer(await table.slash("alice", "ttt start", level="easy"))
+    assert not message.mention_everyone and message.mention_roles == []
+    assert {user.id for user in message.mentions} <= {table["alice"].id}
+    assert message.allowed_mentions is not None and message.allowed_mentions.get("parse") == []
+    assert message.button(label="Resign").style == DANGER

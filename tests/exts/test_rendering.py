@@ -1,0 +1,148 @@
+"""The board message, challenge, hint and leaderboard rendering, and the buttons' custom ids (no Discord)."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.db.enums import EndReason, GameResult, GameStatus
+from bot.engine import Level, Outcome
+from bot.exts.games.messages import compose
+from bot.exts.games.render import board_text, clean, hint_text, leaderboard_text, players_only, text_board
+from bot.exts.games.views import DYNAMIC_ITEMS, Action, Click, board_view, is_known_custom_id
+from bot.services.views import CellVerdict, HintView, Leaderboard, LeaderboardEntry
+from tests.exts.factories import ALICE, BOB, game_view
+
+
+def grid(view: discord.ui.View) -> list[dict[str, object]]:
+    return [item.to_component_dict() for item in view.children]
+
+
+def test_custom_ids_fit_discord_and_round_trip_through_the_templates() -> None:
+    biggest = Click(Action.CELL, 10**18 - 1, 24, 24)
+    assert len(biggest.custom_id) <= 100
+    for click in (biggest, Click(Action.RESIGN, 7), Click(Action.ACCEPT, 7), Click(Action.DECLINE, 7)):
+        assert is_known_custom_id(click.custom_id)
+        matches = [
+            item for item in DYNAMIC_ITEMS if item.__discord_ui_compiled_template__.fullmatch(click.custom_id)
+        ]
+        assert len(matches) == 1
+    for junk in (
+        "ttt:cell:0:0:0",
+        "ttt:cell:1:2",
+        "ttt:cell:x:1:1",
+        "ttt:resign:",
+        "x" * 100,
+        "ttt:cell:1:2:3:4",
+    ):
+        assert not is_known_custom_id(junk), junk
+
+
+def test_the_grid_has_one_button_per_cell_in_reading_order_then_the_controls() -> None:
+    game = game_view("X.O/.X./...", last_cell=4)
+    view = board_view(game)
+    components = grid(view)
+    cells = components[:9]
+    assert [c["label"] for c in cells] == ["X", "b1", "O", "a2", "X", "c2", "a3", "b3", "c3"]
+    assert [bool(c.get("disabled")) for c in cells] == [
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+        False,
+        False,
+        False,
+    ]
+    assert [item.row for item in view.children[:9]] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert cells[4]["style"] == discord.ButtonStyle.primary.value, "the last move is highlighted"
+    assert re.fullmatch(r"ttt:cell:42:3:1", str(cells[1]["custom_id"]))
+    assert [c["label"] for c in components[9:]] == ["Resign"] and view.children[9].row == 3
+
+
+def test_a_won_board_is_disabled_with_the_line_highlighted_and_offers_a_rematch() -> None:
+    game = game_view("XXX/OO./...", last_cell=2)
+    components = grid(board_view(game))
+    assert all(c.get("disabled") for c in components[:9])
+    styles = [c["style"] for c in components[:9]]
+    assert [i for i, s in enumerate(styles) if s == discord.ButtonStyle.success.value] == [0, 1, 2]
+    assert [c["label"] for c in components[9:]] == ["Rematch"]
+    text = board_text(game)
+    assert f"<@{ALICE}> wins with a1, b1, c1!" in text.content
+
+
+def test_a_5x5_board_fills_the_five_rows_and_4x4_keeps_a_controls_row() -> None:
+    five = board_view(game_view("." * 25))
+    assert len(five.children) == 25 and max(item.row or 0 for item in five.children) == 4
+    four = board_view(game_view("." * 16))
+    assert len(four.children) == 17 and four.children[-1].row == 4
+
+
+def test_a_pending_challenge_shows_accept_and_decline_and_its_end_shows_none() -> None:
+    pending = compose(game_view(vs_bot=False, status=GameStatus.PENDING))
+    assert pending.view is not None
+    assert [c["label"] for c in grid(pending.view)] == ["Accept", "Decline"]
+    assert pending.text.content.startswith(f"<@{BOB}>, <@{ALICE}> challenges you")
+    assert pending.text.allowed_mentions.to_dict()["users"] == [BOB]
+    expired = compose(game_view(vs_bot=False, status=GameStatus.EXPIRED, end_reason=EndReason.TIMEOUT))
+    assert expired.view is None and "expired" in expired.text.content
+    declined = compose(game_view(vs_bot=False, status=GameStatus.CANCELLED, end_reason=EndReason.DECLINED))
+    assert declined.view is None and "declined" in declined.text.content
+
+
+def test_results_by_resignation_timeout_and_cancel_are_stated() -> None:
+    resigned = game_view(
+        "X........", result=GameResult.O_WON, end_reason=EndReason.RESIGN, status=GameStatus.FINISHED
+    )
+    assert f"<@{ALICE}> resigned; **TicTacToe** wins." in board_text(resigned).content
+    late = game_view(
+        "X...O....",
+        vs_bot=False,
+        result=GameResult.O_WON,
+        end_reason=EndReason.TIMEOUT,
+        status=GameStatus.FINISHED,
+    )
+    assert f"<@{ALICE}> ran out of time; <@{BOB}> wins." in board_text(late).content
+    cancelled = game_view("X...O....", status=GameStatus.CANCELLED, end_reason=EndReason.CANCEL)
+    assert "cancelled" in board_text(cancelled).content
+    drawn = board_text(game_view("XOX/XOO/OXX"))
+    assert "draw" in drawn.content and drawn.embed.colour == discord.Colour.light_grey()
+
+
+def test_mentions_are_limited_to_the_players_and_names_cannot_inject_markdown_or_pings() -> None:
+    allowed = players_only(game_view(vs_bot=False)).to_dict()
+    assert allowed["parse"] == [] and sorted(allowed["users"]) == [ALICE, BOB]
+    assert clean("@everyone **bold**") != "@everyone **bold**"
+    assert "@everyone" not in clean("@everyone")
+    evil = board_text(game_view(bot_name="@here *x*"))
+    assert "@here" not in evil.content + str(evil.embed.description)
+
+
+def test_the_text_board_reads_row_by_row_for_screen_readers() -> None:
+    assert text_board(game_view("X.O/.X./...")) == "```\n  a b c\n1 X · O\n2 · X ·\n3 · · ·\n```"
+    embed = board_text(game_view(level=Level.EASY)).embed
+    assert "level: easy" in str(embed.description)
+
+
+def test_a_hint_names_every_free_cell_with_its_verdict() -> None:
+    game = game_view("X........")
+    moves = (
+        CellVerdict(4, "b2", Outcome.DRAW, 8),
+        CellVerdict(1, "b1", Outcome.LOSS, 4),
+        CellVerdict(8, "c3", Outcome.LOSS, 6),
+    )
+    embed = hint_text(HintView(game, Outcome.DRAW, 8, True, moves, (4,)))
+    fields = {field.name: field.value for field in embed.fields}
+    assert fields["Best moves"] == "b2"
+    assert fields["Every cell"].splitlines() == ["b2: draw", "c3: loss in 6", "b1: loss in 4"]
+    assert "D" in str(embed.description) and "L4" in str(embed.description)
+
+
+def test_the_leaderboard_lists_ranks_and_escapes_names() -> None:
+    entry = LeaderboardEntry(1, ALICE, "**al**", 1232, 5, 5, 0, 0)
+    embed = leaderboard_text(Leaderboard(1, 5, (entry,)), "this server")
+    assert str(embed.description).startswith(f"**1.** <@{ALICE}> (\\*\\*al\\*\\*): **1232**")
+    empty = leaderboard_text(Leaderboard(1, 5, ()), "global")
+    assert "Nobody is ranked yet" in str(empty.description) and "5 rated games" in str(empty.description)
