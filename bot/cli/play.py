@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import logging
 import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+from bot.cli.logs import first_line
 from bot.cli.render import describe_cells, render_board
 from bot.cli.session import (
     GameSession,
@@ -25,6 +27,8 @@ from bot.cli.session import (
     local_session,
 )
 from bot.engine import Board, InvalidCell, Mark, format_cell, parse_cell
+
+log = logging.getLogger(__name__)
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
@@ -183,13 +187,19 @@ def run_play(
 ) -> int:
     """Play one game on the terminal; inputs that are not a terminal are echoed so transcripts read well.
 
-    Exit status 1, with one line on ``stderr``, when the game cannot be opened or carried on.
+    Exit status 1, with one line on ``stderr``, when the game cannot be opened or carried on;
+    anything unforeseen is told the same way (its traceback goes to the DEBUG log).
     """
     echo = not stdin.isatty()
     try:
         asyncio.run(play_game(options, stdin.readline, stdout, echo=echo, open_session=open_session))
     except SessionUnavailable as error:
-        stdout.flush()
-        stderr.write(f"{error}\n")
-        return 1
-    return 0
+        problem = str(error)
+    except Exception as error:
+        log.debug("The game stopped", exc_info=True)
+        problem = f"The game stopped: {first_line(error)}"
+    else:
+        return 0
+    stdout.flush()
+    stderr.write(problem + "\n")
+    return 1

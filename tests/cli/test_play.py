@@ -18,8 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli.play import play_game
-from bot.cli.session import GameSession, LocalSession, MoveRejected, PlayOptions, SessionFactory
+from bot.cli.play import play_game, run_play
+from bot.cli.session import (
+    GameSession,
+    LocalSession,
+    MoveRejected,
+    PlayOptions,
+    SessionFactory,
+    SessionUnavailable,
+)
 from bot.engine import Board, Level, Mark
 from tests.cli.conftest import RunCli
 
@@ -256,3 +263,32 @@ def test_a_game_that_ended_meanwhile_stops_asking_and_says_how_it_ended() -> Non
     assert lines.readline() == "3\n"
     [session] = sessions
     assert not session.abandoned
+
+
+class FailingSession(LocalSession):
+    """A session whose back end breaks in a way nobody foresaw."""
+
+    async def play(self, cell: int) -> None:
+        raise RuntimeError("disk on fire\nlong detail")
+
+
+class Unavailable(LocalSession):
+    def __init__(self, options: PlayOptions) -> None:
+        raise SessionUnavailable("Could not open the database at nowhere: refused")
+
+
+@pytest.mark.parametrize(
+    ("kind", "says"),
+    [
+        (FailingSession, "The game stopped: disk on fire"),
+        (Unavailable, "Could not open the database at nowhere: refused"),
+    ],
+)
+def test_a_session_that_fails_ends_play_with_one_line_and_status_1(
+    kind: type[LocalSession], says: str
+) -> None:
+    stdin, out, err = io.StringIO("5\n"), io.StringIO(), io.StringIO()
+    assert run_play(PlayOptions(), stdin, out, err, recording(kind, [])) == 1
+    assert (
+        err.getvalue().splitlines() == [says] if kind is FailingSession else err.getvalue().startswith(says)
+    )
