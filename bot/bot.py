@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.db import Database
-from bot.services import EnginePool, GameService, ServiceSettings
+from bot.services import EnginePool, GameService, GuildShards, ServiceSettings
 
 log = logging.getLogger(__name__)
 
@@ -113,9 +113,17 @@ class TicTacToeBot(commands.Bot):
             engine_budget_ms=settings.engine_budget_ms,
             start_cooldown_seconds=settings.start_cooldown_seconds,
             bot_name=bot_name,
+            shards=self._own_shards(),
         )
         engine = EnginePool(settings.engine_workers, settings.engine_budget_ms)
         return GameService(Database(settings.database_url), service_settings, engine=engine)
+
+    def _own_shards(self) -> GuildShards | None:
+        """This process's shards when it runs some of them (``SHARD_IDS``); None when it serves all guilds."""
+        count, ids = self.settings.shard_count, self.settings.shard_ids
+        if count is None or ids is None or set(ids) == set(range(count)):
+            return None
+        return GuildShards(count, ids)
 
     async def _use_gateway_of_api(self) -> None:
         """Connect to the gateway that ``DISCORD_API_BASE`` names, not to Discord's.

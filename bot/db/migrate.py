@@ -1,6 +1,10 @@
 """Schema upgrades with Alembic, configured in code (no ini file needed at run time).
 
 The migration scripts live in ``migrations/`` at the top of the repository.
+
+Several bot processes may start at once against one PostgreSQL database (one per
+shard, each with ``AUTO_MIGRATE``); the upgrade holds a transaction-level advisory
+lock, so they run one after the other and the later ones find the schema at head.
 """
 
 from __future__ import annotations
@@ -11,12 +15,14 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import pool
+from sqlalchemy import pool, text
 from sqlalchemy.engine import URL, Connection, make_url
 
 from bot.db.database import create_engine
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATION_LOCK_KEY = 0x7474_745F_6D69_6772
+"""PostgreSQL advisory lock key ("ttt_migr") that serialises concurrent schema upgrades."""
 
 
 def alembic_config(database_url: str | URL) -> Config:
@@ -37,6 +43,8 @@ async def _run(database_url: str | URL, target: str, upgrade: bool) -> None:
     engine = create_engine(database_url, poolclass=pool.NullPool)
 
     def migrate(connection: Connection) -> None:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         config.attributes["connection"] = connection
         if upgrade:
             command.upgrade(config, target)

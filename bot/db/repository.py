@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Insert, and_, func, insert, or_, select, update
+from sqlalchemy import Insert, Integer, and_, func, insert, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -139,16 +139,21 @@ class Repository:
         )
         return result.scalar_one_or_none()
 
-    async def games_awaiting_bot(self, limit: int = 1000) -> Sequence[Game]:
-        """Active games in which it is the bot's turn (X moves at even plies, O at odd ones)."""
+    async def games_awaiting_bot(
+        self, limit: int = 1000, shards: tuple[int, Sequence[int]] | None = None
+    ) -> Sequence[Game]:
+        """Active games in which it is the bot's turn (X moves at even plies, O at odd ones).
+
+        ``shards=(count, ids)`` keeps the games of guilds whose ``(guild_id >> 22) % count`` is in ``ids``.
+        """
         bot_is_x = and_(Game.x_player_id.is_(None), Game.ply % 2 == 0)
         bot_is_o = and_(Game.o_player_id.is_(None), Game.ply % 2 == 1)
-        result = await self.session.execute(
-            select(Game)
-            .where(Game.status == GameStatus.ACTIVE, or_(bot_is_x, bot_is_o))
-            .order_by(Game.updated_at, Game.id)
-            .limit(limit)
-        )
+        query = select(Game).where(Game.status == GameStatus.ACTIVE, or_(bot_is_x, bot_is_o))
+        if shards is not None:
+            count, ids = shards
+            shard = Game.guild_id.op(">>")(literal(22, Integer)) % count
+            query = query.where(shard.in_(list(ids)))
+        result = await self.session.execute(query.order_by(Game.updated_at, Game.id).limit(limit))
         return result.scalars().all()
 
     async def finished_games_of(self, user_id: int) -> Sequence[Game]:

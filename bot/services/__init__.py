@@ -10,7 +10,7 @@ from bot.errors import GameError
 from bot.services.engine_pool import EnginePool
 from bot.services.game_service import GameService
 from bot.services.ratings import RatingRules
-from bot.services.settings import Clock, ServiceSettings, utc_now
+from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
 from bot.services.views import (
     Actor,
     CellVerdict,
@@ -44,6 +44,7 @@ __all__ = [
     "GameService",
     "GameStatus",
     "GameView",
+    "GuildShards",
     "HintView",
     "Leaderboard",
     "LeaderboardEntry",

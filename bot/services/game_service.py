@@ -431,9 +431,15 @@ class GameService:
             return await self._view(repo, current)
 
     async def resume_bot_turns(self) -> list[GameView]:
-        """After a restart: make every bot move that was due when the process stopped."""
+        """After a restart: make every bot move that was due when the process stopped.
+
+        With ``settings.shards``, only in this process's guilds: another live process
+        may be making the reply in its own guilds right now.
+        """
+        shards = self.settings.shards
         async with self._read() as repo:
-            waiting = [game.id for game in await repo.games_awaiting_bot()]
+            owned = None if shards is None else (shards.count, shards.ids)
+            waiting = [game.id for game in await repo.games_awaiting_bot(shards=owned)]
         views = []
         for game_id in waiting:
             try:

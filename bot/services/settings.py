@@ -17,6 +17,18 @@ def utc_now() -> datetime:
 
 
 @dataclass(frozen=True, slots=True)
+class GuildShards:
+    """The guilds one process of a sharded bot serves: those whose shard, ``(guild_id >> 22) % count``
+    (Discord's rule), is one of ``ids``."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.count in self.ids
+
+
+@dataclass(frozen=True, slots=True)
 class ServiceSettings:
     """The service's knobs; the field names match ``bot.config.Settings`` where both have one."""
 
@@ -30,3 +42,5 @@ class ServiceSettings:
     recent_games: int = 5
     bot_name: str = "Tic-Tac-Toe Bot"
     ratings: RatingRules = field(default_factory=RatingRules)
+    shards: GuildShards | None = None
+    """The guilds whose pending bot moves this process resumes after a restart; None: every guild."""

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -54,6 +55,9 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="this server", value="server"),
     app_commands.Choice(name="global", value="global"),
 ]
+
+OUTDATED_BOARD = frozenset({"stale", "game_over", "not_pending"})
+"""Refusals that mean the clicked message shows an older state (e.g. its edit was lost): redraw it."""
 
 STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
 
@@ -146,7 +150,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         """Answer with the game's message and make it the game's board message."""
         message_id = await send_as_response(interaction, compose(game))
         await self.service.set_message(game.id, game.channel_id, message_id)
-        self.sweeper.poke()
+        self.sweeper.poke(game.deadline)
 
     # /ttt start
 
@@ -209,7 +213,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         work = self.service.move(place, actor_of(interaction.user), cell)
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         message_id = await self.publisher.refresh(game)
-        self.sweeper.poke()
+        self.sweeper.poke(game.deadline)
         await tell(interaction, self._move_summary(game, cell, message_id))
 
     @staticmethod
@@ -358,19 +362,20 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         try:
             game = await within_deadline(interaction, work, thinking=False)
         except GameError as error:
-            if error.code == "stale":
+            if error.code in OUTDATED_BOARD:
                 await tell(interaction, error.message + " I've brought the board up to date.")
                 await self._refresh_clicked(interaction, click.game_id)
                 return
             raise
         try:
             await self.publisher.answer_click(interaction, game)
-        except discord.HTTPException as error:
+        except (discord.HTTPException, aiohttp.ClientError) as error:
             # The move stands; show it through the channel API (retried by the sweeper if that fails too).
-            log.warning("Could not edit the board of game %s after a click: %s", game.id, error)
+            # No apology to the user: the board shows their move, and "try again" would mislead.
+            log.warning("Could not edit the board of game %s after a click: %r", game.id, error)
             await self.publisher.refresh(game)
-            raise
-        self.sweeper.poke()
+            return
+        self.sweeper.poke(game.deadline)
         clicked = interaction.message
         if clicked is not None and clicked.id != game.message_id:
             await self.service.set_message(game.id, clicked.channel.id, clicked.id)

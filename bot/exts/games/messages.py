@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.errors import GameError
@@ -167,8 +168,8 @@ class BoardPublisher:
         except discord.Forbidden as error:
             log.warning("Not allowed to show game %s in channel %s: %s", game.id, game.channel_id, error)
             self._failed.discard(game.id)
-        except discord.HTTPException as error:
-            log.warning("Could not update the board of game %s (will retry): %s", game.id, error)
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("Could not update the board of game %s (will retry): %r", game.id, error)
             self._failed.add(game.id)
         except GameError as error:
             log.warning("Could not record the board message of game %s: %s", game.id, error.message)

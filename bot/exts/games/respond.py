@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar, cast
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -120,21 +121,32 @@ async def report(
     message = _user_message(error)
     if message is None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        log.error(
-            "Unexpected error in %s (user %s, guild %s, channel %s, game %s)",
-            describe(interaction),
-            interaction.user.id,
-            interaction.guild_id,
-            interaction.channel_id,
-            game_id,
-            exc_info=original,
-        )
+        if isinstance(original, discord.HTTPException | aiohttp.ClientError):
+            # Discord (or the way to it) failed, not the bot: no traceback, the user gets the apology.
+            log.warning(
+                "Discord failed during %s (user %s, channel %s, game %s): %r",
+                describe(interaction),
+                interaction.user.id,
+                interaction.channel_id,
+                game_id,
+                original,
+            )
+        else:
+            log.error(
+                "Unexpected error in %s (user %s, guild %s, channel %s, game %s)",
+                describe(interaction),
+                interaction.user.id,
+                interaction.guild_id,
+                interaction.channel_id,
+                game_id,
+                exc_info=original,
+            )
         message = APOLOGY
     try:
         await tell(interaction, message)
-    except discord.HTTPException as failure:
+    except (discord.HTTPException, aiohttp.ClientError) as failure:
         log.warning(
-            "Could not tell user %s about an error in %s: %s",
+            "Could not tell user %s about an error in %s: %r",
             interaction.user.id,
             describe(interaction),
             failure,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import datetime, timedelta
 
 from bot.exts.games.messages import BoardPublisher
 from bot.services import GameService, utc_now
@@ -28,6 +29,8 @@ class DeadlineSweeper:
         self._publisher = publisher
         self._interval = interval
         self._wake = asyncio.Event()
+        self._planned: datetime | None = None
+        """When the sleeping task will look next; None while it is sweeping."""
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
 
@@ -35,9 +38,18 @@ class DeadlineSweeper:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="ttt-deadline-sweeper")
 
-    def poke(self) -> None:
-        """A game with a deadline was created or changed: look again at when to wake."""
-        self._wake.set()
+    def poke(self, deadline: datetime | None) -> None:
+        """A game's deadline was set: wake early only if it falls before the planned look.
+
+        Every move sets a deadline, and a needless wake costs two database reads, so a
+        deadline after the planned look (the common case: turns last minutes, looks
+        come every few seconds) changes nothing.
+        """
+        if deadline is None:
+            return
+        planned = self._planned
+        if planned is None or deadline < planned:
+            self._wake.set()
 
     async def stop(self, grace: float = 5.0) -> None:
         """Let the current round finish (so every ended game gets its edit), then stop."""
@@ -62,8 +74,10 @@ class DeadlineSweeper:
                 log.exception("The deadline sweep failed; trying again in %.1f s", delay)
             if self._stopping:
                 break
+            self._planned = utc_now() + timedelta(seconds=delay)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)
+            self._planned = None
 
     async def sweep_once(self) -> None:
         for game in await self._service.sweep():
