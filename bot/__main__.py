@@ -1,4 +1,4 @@
-"""``python -m bot [run|play|migrate|analyze]``: the command line of contract section 1.
+"""``python -m bot [run|play|migrate|analyze|stats]``: the command line of contract section 1.
 
 This module owns the argument parser and the exit statuses; each command lives in
 ``bot.cli.<command>`` and gets typed options and the standard streams.
@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m bot",
         description="A Discord tic-tac-toe bot with a perfect minimax engine. Without a command: run.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze}")
+    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze,stats}")
     commands.add_parser(
         "run",
         help="start the Discord bot (the default)",
@@ -63,6 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="your mark; X moves first (default x)",
     )
     play.add_argument("--seed", type=int, default=None, help="seed the engine's choices (repeatable games)")
+    play.add_argument(
+        "--no-db",
+        action="store_true",
+        help="play without the database: the game is not recorded and counts in no stats",
+    )
     commands.add_parser(
         "migrate",
         help="upgrade the database schema to the newest migration",
@@ -83,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="time budget per board on 4x4 and 5x5, in milliseconds (default 2000)",
     )
+    stats = commands.add_parser(
+        "stats",
+        help="show a terminal player's record",
+        description="Show the record of a terminal player (by default you, by your OS user name).",
+    )
+    stats.add_argument("--user", metavar="NAME", help="the OS user name of the player (default: yours)")
     return parser
 
 
@@ -92,17 +103,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_analyze(args.boards, args.budget_ms, sys.stdin, sys.stdout)
     settings = Settings.load()
     if command == "play":
-        from bot.cli.play import run_play
-        from bot.cli.session import PlayOptions
+        return _play(args, settings)
+    if command == "stats":
+        from bot.cli.stats import run_stats
 
-        options = PlayOptions(
-            size=args.size,
-            level=Level(args.level),
-            human=Mark(args.first.upper()),
-            seed=args.seed,
-            budget_ms=settings.engine_budget_ms,
-        )
-        return run_play(options, sys.stdin, sys.stdout)
+        return run_stats(settings, args.user, sys.stdout, sys.stderr)
     if command == "migrate":
         from bot.cli.migrate import run_migrate
 
@@ -110,6 +115,27 @@ def _dispatch(args: argparse.Namespace) -> int:
     from bot.cli.run import run_run
 
     return run_run(settings, sys.stderr)
+
+
+def _play(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.cli.logs import configure_terminal_logging
+    from bot.cli.play import run_play
+    from bot.cli.session import PlayOptions, SessionFactory, local_session
+
+    options = PlayOptions(
+        size=args.size,
+        level=Level(args.level),
+        human=Mark(args.first.upper()),
+        seed=args.seed,
+        budget_ms=settings.engine_budget_ms,
+    )
+    open_session: SessionFactory = local_session
+    if not args.no_db:
+        from bot.cli.service_session import service_sessions
+
+        configure_terminal_logging(settings)
+        open_session = service_sessions(settings)
+    return run_play(options, sys.stdin, sys.stdout, sys.stderr, open_session)
 
 
 def _silence_stdout() -> None:

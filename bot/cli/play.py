@@ -8,16 +8,60 @@ The loop reads one move per line, shows the board after every move, and ends cle
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import enum
+import logging
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
+from bot.cli.logs import first_line
 from bot.cli.render import describe_cells, render_board
-from bot.cli.session import GameSession, MoveRejected, PlayOptions, SessionFactory, local_session
+from bot.cli.session import (
+    GameSession,
+    MoveRejected,
+    PlayOptions,
+    SessionFactory,
+    SessionUnavailable,
+    local_session,
+)
 from bot.engine import Board, InvalidCell, Mark, format_cell, parse_cell
+
+log = logging.getLogger(__name__)
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
 _K_WORDS = {3: "three", 4: "four", 5: "five"}
+
+
+class _Stop(enum.Enum):
+    """Why the player's turn ended without a move; a leaving player's value frames what the session says."""
+
+    QUIT = "You quit; {}."
+    END_OF_INPUT = "End of input: {}."
+    INTERRUPTED = "Interrupted; {}."
+    ENDED = "ended"
+    """The game ended meanwhile (say, on time), and the refusal of the move said so."""
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """Let Ctrl-C interrupt the blocking read of a line at once.
+
+    ``asyncio.run`` answers Ctrl-C by cancelling the main task, which cannot happen
+    while the loop is blocked reading: the player would have to press Enter first.
+    While reading, nothing else runs, so Python's own handler (raise
+    KeyboardInterrupt here) is safe; asyncio's handler is back for everything else.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class TerminalGame:
@@ -54,11 +98,15 @@ class TerminalGame:
     async def run(self) -> None:
         self.introduce()
         last: int | None = None
-        while not self.session.board.is_over:
+        while not self.session.is_over:
             if self.session.board.turn is self.session.human:
                 move = await self.human_move()
-                if move is None:
-                    await self.session.abandon()
+                if move is _Stop.ENDED:
+                    break
+                if isinstance(move, _Stop):
+                    self.say(move.value.format(await self.session.abandon()))
+                    if move is _Stop.INTERRUPTED:
+                        raise KeyboardInterrupt
                     return
                 last = move
             else:
@@ -71,35 +119,45 @@ class TerminalGame:
         self.say()
         self.say(self.result(self.session.board))
 
-    async def human_move(self) -> int | None:
-        """Ask until a move is made; None when the player quits or input ends."""
-        board = self.session.board
+    async def human_move(self) -> int | _Stop:
+        """Ask until a move is made, the player leaves, or the game ends some other way."""
         while True:
             self.out.write(f"Your move ({self.session.human.value}): ")
             self.out.flush()
-            line = self.read_line()
+            try:
+                with _interruptible():
+                    line = self.read_line()
+            except KeyboardInterrupt:
+                self.say()
+                return _Stop.INTERRUPTED
             if not line:
                 self.say()
-                self.say("End of input: the game is left unfinished.")
-                return None
+                return _Stop.END_OF_INPUT
             text = line.strip()
             if self.echo:
                 self.say(text)
             if text.lower() in QUIT_WORDS:
-                self.say("You quit; the game is left unfinished.")
-                return None
+                return _Stop.QUIT
             if text.lower() in HELP_WORDS:
                 self.say(self.cell_hint())
                 continue
             try:
-                cell = parse_cell(text, board.size)
+                cell = parse_cell(text, self.session.board.size)
                 await self.session.play(cell)
-            except (InvalidCell, MoveRejected) as error:
+            except InvalidCell as error:
+                self.say(f"{error} Try again.")
+                continue
+            except MoveRejected as error:
+                if self.session.is_over:
+                    self.say(str(error))
+                    return _Stop.ENDED
                 self.say(f"{error} Try again.")
                 continue
             return cell
 
     def result(self, board: Board) -> str:
+        if self.session.end_note is not None:
+            return self.session.end_note
         winner = board.winner
         line = describe_cells(board.winning_cells, board.size)
         if winner is None:
@@ -121,9 +179,27 @@ async def play_game(
 
 
 def run_play(
-    options: PlayOptions, stdin: TextIO, stdout: TextIO, open_session: SessionFactory = local_session
+    options: PlayOptions,
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+    open_session: SessionFactory = local_session,
 ) -> int:
-    """Play one game on the terminal; inputs that are not a terminal are echoed so transcripts read well."""
+    """Play one game on the terminal; inputs that are not a terminal are echoed so transcripts read well.
+
+    Exit status 1, with one line on ``stderr``, when the game cannot be opened or carried on;
+    anything unforeseen is told the same way (its traceback goes to the DEBUG log).
+    """
     echo = not stdin.isatty()
-    asyncio.run(play_game(options, stdin.readline, stdout, echo=echo, open_session=open_session))
-    return 0
+    try:
+        asyncio.run(play_game(options, stdin.readline, stdout, echo=echo, open_session=open_session))
+    except SessionUnavailable as error:
+        problem = str(error)
+    except Exception as error:
+        log.debug("The game stopped", exc_info=True)
+        problem = f"The game stopped: {first_line(error)}"
+    else:
+        return 0
+    stdout.flush()
+    stderr.write(problem + "\n")
+    return 1

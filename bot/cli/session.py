@@ -1,9 +1,9 @@
 """The seam between the terminal game loop and whatever runs the game.
 
-The loop in :mod:`bot.cli.play` only talks to a :class:`GameSession`. Today
-:func:`local_session` plays straight against the engine with no database; a
-session backed by the game service (recording results) can replace it by
-providing the same few members, opened by a factory of the :data:`SessionFactory` shape.
+The loop in :mod:`bot.cli.play` only talks to a :class:`GameSession`, opened by a
+factory of the :data:`SessionFactory` shape. :func:`local_session` plays straight
+against the engine with no database (``play --no-db``); the default session, in
+:mod:`bot.cli.service_session`, goes through the game service and records the game.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ from bot.engine import Board, IllegalMove, Level, Mark, choose_move, format_cell
 
 class MoveRejected(Exception):
     """The human's move was refused; the message is written for the player."""
+
+
+class SessionUnavailable(Exception):
+    """The game could not be opened or carried on (say, no database); the message is one line to show."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,16 @@ class GameSession(Protocol):
     @property
     def level(self) -> Level: ...
 
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended, on the board or otherwise."""
+        ...
+
+    @property
+    def end_note(self) -> str | None:
+        """Once over: a sentence for an ending the board does not show (a timeout), else None."""
+        ...
+
     async def play(self, cell: int) -> None:
         """Make the human's move on ``cell``; raise :class:`MoveRejected` when it is not allowed."""
         ...
@@ -56,8 +70,11 @@ class GameSession(Protocol):
         """Make the engine's move and return its cell."""
         ...
 
-    async def abandon(self) -> None:
-        """The human left (``q`` or end of input) before the game ended."""
+    async def abandon(self) -> str:
+        """The human left (``q`` or end of input) before the game ended; say what became of the game.
+
+        The answer completes a sentence: "You quit; <answer>."
+        """
         ...
 
 
@@ -88,6 +105,14 @@ class LocalSession:
     def level(self) -> Level:
         return self._level
 
+    @property
+    def is_over(self) -> bool:
+        return self._board.is_over
+
+    @property
+    def end_note(self) -> str | None:
+        return None
+
     async def play(self, cell: int) -> None:
         if self._board.turn is not self._human:
             raise MoveRejected("It is the engine's turn.")
@@ -104,8 +129,9 @@ class LocalSession:
         self._board = self._board.play(cell)
         return cell
 
-    async def abandon(self) -> None:
+    async def abandon(self) -> str:
         self.abandoned = True
+        return "the game is left unfinished"
 
 
 @asynccontextmanager

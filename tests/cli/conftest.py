@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
+from tests.databases import backend_url, database_url, postgres_server, postgres_session_url
+
+__all__ = ["backend_url", "database_url", "postgres_server", "postgres_session_url"]
 
 REPO = Path(__file__).resolve().parents[2]
 SETTING_NAMES = tuple(field.name.upper() for field in dataclasses.fields(Settings))

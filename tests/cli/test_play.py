@@ -1,17 +1,32 @@
-"""``python -m bot play``: a whole game in the terminal, bad input, quitting and end of input."""
+"""``python -m bot play``: a whole game in the terminal, bad input, quitting and end of input.
+
+The transcripts are the same with the database (the default; here the default
+``ttt.sqlite3`` in the empty working directory, as a user's first run would make)
+and without it (``--no-db``); only what becomes of a game left unfinished differs.
+What the database holds afterwards is checked in ``test_play_recorded.py``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import re
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 
-from bot.cli.play import play_game
-from bot.cli.session import GameSession, LocalSession, MoveRejected, PlayOptions
+from bot.cli.play import play_game, run_play
+from bot.cli.session import (
+    GameSession,
+    LocalSession,
+    MoveRejected,
+    PlayOptions,
+    SessionFactory,
+    SessionUnavailable,
+)
 from bot.engine import Board, Level, Mark
 from tests.cli.conftest import RunCli
 
@@ -31,13 +46,43 @@ def final_board(transcript: str, size: int = 3) -> Board:
     return Board.parse("".join(rows[r] for r in range(1, size + 1)))
 
 
+Mode = str
+"""``"db"`` (the default session, through the game service) or ``"no-db"``."""
+
+TAKEN_B2 = {"db": "That cell (b2) is already taken.", "no-db": "b2 is already taken."}
+"""The service's refusal, or the in-memory session's."""
+LEFT_AFTER_A_MOVE = {
+    "db": "you resigned, so the engine wins (it counts as a loss)",
+    "no-db": "the game is left unfinished",
+}
+LEFT_BEFORE_A_MOVE = {
+    "db": "the game is cancelled before your first move, so it does not count",
+    "no-db": "the game is left unfinished",
+}
+
+
+@pytest.fixture(params=["db", "no-db"])
+def mode(request: pytest.FixtureRequest) -> Mode:
+    return str(request.param)
+
+
+@pytest.fixture
+def play(run_cli: RunCli, mode: Mode) -> RunCli:
+    """``play("--size", "4", input=...)``: ``python -m bot play`` in this test's mode."""
+
+    def run(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
+        return run_cli("play", *args, *(["--no-db"] if mode == "no-db" else []), input=input)
+
+    return run
+
+
 def assert_clean(done_stderr: str) -> None:
     assert "Traceback" not in done_stderr
     assert done_stderr == ""
 
 
-def test_full_game_against_perfect_ends_with_a_result(run_cli: RunCli) -> None:
-    done = run_cli("play", input=EVERY_CELL_IN_ORDER)
+def test_full_game_against_perfect_ends_with_a_result(play: RunCli) -> None:
+    done = play(input=EVERY_CELL_IN_ORDER)
     assert done.returncode == 0
     assert_clean(done.stderr)
     out = done.stdout
@@ -51,8 +96,8 @@ def test_full_game_against_perfect_ends_with_a_result(run_cli: RunCli) -> None:
     assert "is already taken. Try again." in out
 
 
-def test_human_playing_o_lets_the_engine_open(run_cli: RunCli) -> None:
-    done = run_cli("play", "--first", "o", input=EVERY_CELL_IN_ORDER)
+def test_human_playing_o_lets_the_engine_open(play: RunCli) -> None:
+    done = play("--first", "o", input=EVERY_CELL_IN_ORDER)
     assert done.returncode == 0
     assert_clean(done.stderr)
     out = done.stdout
@@ -63,38 +108,39 @@ def test_human_playing_o_lets_the_engine_open(run_cli: RunCli) -> None:
     assert len(ENGINE_MOVE.findall(out)) == (board.ply + 1) // 2
 
 
-def test_bad_input_is_explained_then_q_quits(run_cli: RunCli) -> None:
-    done = run_cli("play", "--seed", "7", input="zz\n5\nq\n")
+def test_bad_input_is_explained_then_q_quits(play: RunCli, mode: Mode, tmp_path: Path) -> None:
+    done = play("--seed", "7", input="zz\n5\nq\n")
     assert done.returncode == 0
     assert_clean(done.stderr)
     out = done.stdout
     assert "'zz' is not a cell. Name a cell as 1-9 or a1-c3. Try again." in out
     assert "The engine plays" in out
-    assert out.strip().endswith("You quit; the game is left unfinished.")
+    assert out.strip().endswith(f"You quit; {LEFT_AFTER_A_MOVE[mode]}.")
     board = final_board(out)
     assert board[4] is Mark.X and board.ply == 2
+    assert (tmp_path / "ttt.sqlite3").exists() is (mode == "db")
 
 
-def test_taken_cell_and_out_of_range_are_asked_again(run_cli: RunCli) -> None:
-    done = run_cli("play", input="b2\nB2\n0\nj9\n\n")
+def test_taken_cell_and_out_of_range_are_asked_again(play: RunCli, mode: Mode) -> None:
+    done = play(input="b2\nB2\n0\nj9\n\n")
     assert done.returncode == 0
     assert_clean(done.stderr)
     out = done.stdout
-    assert "b2 is already taken. Try again." in out
+    assert TAKEN_B2[mode] + " Try again." in out
     assert "There is no cell 0 on a 3x3 board" in out
     assert "There is no cell j9 on a 3x3 board" in out
     assert out.count("Your move (X)") == 6
 
 
-def test_end_of_input_ends_cleanly(run_cli: RunCli) -> None:
-    done = run_cli("play", input="")
+def test_end_of_input_ends_cleanly(play: RunCli, mode: Mode) -> None:
+    done = play(input="")
     assert done.returncode == 0
     assert_clean(done.stderr)
-    assert done.stdout.strip().endswith("End of input: the game is left unfinished.")
+    assert done.stdout.strip().endswith(f"End of input: {LEFT_BEFORE_A_MOVE[mode]}.")
 
 
-def test_larger_board_is_rendered_with_its_letters_and_numbers(run_cli: RunCli) -> None:
-    done = run_cli("play", "--size", "5", "--level", "easy", input="help\nq\n")
+def test_larger_board_is_rendered_with_its_letters_and_numbers(play: RunCli) -> None:
+    done = play("--size", "5", "--level", "easy", input="help\nq\n")
     assert done.returncode == 0
     assert_clean(done.stderr)
     out = done.stdout
@@ -151,3 +197,98 @@ def test_the_loop_goes_through_the_session_it_is_given() -> None:
     [session] = sessions
     assert session.board[0] is Mark.X and session.board[4] is not Mark.X
     assert session.abandoned
+
+
+def recording(kind: type[LocalSession], sessions: list[LocalSession]) -> SessionFactory:
+    @asynccontextmanager
+    async def open_session(options: PlayOptions) -> AsyncIterator[GameSession]:
+        session = kind(options)
+        sessions.append(session)
+        yield session
+
+    return open_session
+
+
+def test_ctrl_c_at_the_prompt_leaves_the_game_then_interrupts() -> None:
+    lines = ["5\n"]
+
+    def read_line() -> str:
+        if not lines:
+            raise KeyboardInterrupt
+        return lines.pop(0)
+
+    sessions: list[LocalSession] = []
+    out = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        asyncio.run(
+            play_game(PlayOptions(seed=1), read_line, out, open_session=recording(LocalSession, sessions))
+        )
+    [session] = sessions
+    assert session.abandoned and session.board.ply == 2
+    assert out.getvalue().strip().endswith("Interrupted; the game is left unfinished.")
+
+
+class EndsOnTimeSession(LocalSession):
+    """A session whose game ends on time before the player's second move, as a bot's sweep would end it."""
+
+    ended = False
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended or super().is_over
+
+    @property
+    def end_note(self) -> str | None:
+        return "The engine wins on time." if self.ended else None
+
+    async def play(self, cell: int) -> None:
+        if self.board.ply >= 2:
+            self.ended = True
+            raise MoveRejected("This game is over.")
+        await super().play(cell)
+
+
+def test_a_game_that_ended_meanwhile_stops_asking_and_says_how_it_ended() -> None:
+    sessions: list[LocalSession] = []
+    out = io.StringIO()
+    lines = io.StringIO("1\n2\n3\n")
+    asyncio.run(
+        play_game(
+            PlayOptions(seed=1), lines.readline, out, open_session=recording(EndsOnTimeSession, sessions)
+        )
+    )
+    transcript = out.getvalue()
+    assert "This game is over.\n" in transcript and "Try again" not in transcript
+    assert transcript.strip().endswith("The engine wins on time.")
+    assert lines.readline() == "3\n"
+    [session] = sessions
+    assert not session.abandoned
+
+
+class FailingSession(LocalSession):
+    """A session whose back end breaks in a way nobody foresaw."""
+
+    async def play(self, cell: int) -> None:
+        raise RuntimeError("disk on fire\nlong detail")
+
+
+class Unavailable(LocalSession):
+    def __init__(self, options: PlayOptions) -> None:
+        raise SessionUnavailable("Could not open the database at nowhere: refused")
+
+
+@pytest.mark.parametrize(
+    ("kind", "says"),
+    [
+        (FailingSession, "The game stopped: disk on fire"),
+        (Unavailable, "Could not open the database at nowhere: refused"),
+    ],
+)
+def test_a_session_that_fails_ends_play_with_one_line_and_status_1(
+    kind: type[LocalSession], says: str
+) -> None:
+    stdin, out, err = io.StringIO("5\n"), io.StringIO(), io.StringIO()
+    assert run_play(PlayOptions(), stdin, out, err, recording(kind, [])) == 1
+    assert (
+        err.getvalue().splitlines() == [says] if kind is FailingSession else err.getvalue().startswith(says)
+    )

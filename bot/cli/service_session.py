@@ -1,0 +1,311 @@
+"""The default session of ``python -m bot play``: the game goes through the game service and the database.
+
+A terminal game is stored like any other, so the local player's results show in
+their stats. Who plays and where: the player id comes from the OS user name and
+the channel id is drawn per process (see :mod:`bot.cli.local_ids` for why those ids
+cannot meet Discord's); the guild is None.
+
+Leaving a game (``q`` or end of input): before the player's first move the game is
+cancelled and counts for nothing, since nothing was played. After it, leaving is
+resigning: the game counts as a loss. That is what walking away from a board does
+on Discord too (the player who does not move loses on time), and it keeps quitting
+from erasing a lost position from one's record. Ctrl-C is leaving too. A game that
+stops for any other reason (the database or the engine failed) is cancelled,
+since that was not the player's doing; one whose process is killed stays live
+until a bot sharing the database ends it on time.
+
+The engine runs on one thread of this process (see :class:`_WatchedEngine`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import AsyncIterator, Awaitable
+from concurrent.futures import ThreadPoolExecutor
+
+from bot.cli.local_ids import local_player_id, os_user_name, terminal_channel_id
+from bot.cli.logs import first_line
+from bot.cli.migrate import schema_problem, upgrade_schema
+from bot.cli.session import GameSession, MoveRejected, PlayOptions, SessionFactory, SessionUnavailable
+from bot.config import Settings
+from bot.db import Database, EndReason
+from bot.engine import Board, Level, Mark
+from bot.errors import GameError
+from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
+
+log = logging.getLogger(__name__)
+
+CHANNEL_ATTEMPTS = 5
+"""Fresh channel ids to try when the one drawn holds a live game (a game a killed process left behind)."""
+
+_HOW_IT_ENDED = {EndReason.RESIGN: "by resignation", EndReason.TIMEOUT: "on time"}
+
+
+class _WatchedEngine(EnginePool):
+    """The engine on one thread of this process, telling the session when the bot starts thinking.
+
+    A thread rather than a worker process: it is ready at once (a spawned process
+    takes most of a second to import the engine), it keeps the engine's caches from
+    move to move, and the event loop stays free while it searches.
+
+    The service stores the human's move and only then asks the engine for the bot's
+    reply, so the moment the engine is asked is the moment the human's move is
+    stored: the session shows it then, while the engine thinks.
+    """
+
+    def __init__(self, budget_ms: int) -> None:
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="engine")
+        super().__init__(1, budget_ms, executor=self._thread)
+        self.thinking = asyncio.Event()
+        self.position: Board | None = None
+        """The position the engine was last asked about."""
+
+    async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        self.position = board
+        self.thinking.set()
+        return await super().choose_move(board, level, seed)
+
+    def close(self) -> None:
+        super().close()
+        self._thread.shutdown(wait=True, cancel_futures=True)
+
+
+class ServiceSession:
+    """One game against the bot, played through :class:`GameService` in this terminal's channel."""
+
+    def __init__(
+        self, service: GameService, engine: _WatchedEngine, place: Place, player: Actor, options: PlayOptions
+    ) -> None:
+        self._service = service
+        self._engine = engine
+        self._place = place
+        self._player = player
+        self._human = options.human
+        self._level = options.level
+        self._board = Board.empty(options.size)
+        self._view: GameView | None = None
+        self._reply: asyncio.Future[GameView] | None = None
+        self._moved = False
+
+    @property
+    def board(self) -> Board:
+        return self._board
+
+    @property
+    def human(self) -> Mark:
+        return self._human
+
+    @property
+    def level(self) -> Level:
+        return self._level
+
+    @property
+    def game_id(self) -> int | None:
+        return None if self._view is None else self._view.id
+
+    @property
+    def is_over(self) -> bool:
+        return self._view is not None and not self._view.is_live
+
+    @property
+    def end_note(self) -> str | None:
+        view = self._view
+        if view is None or view.is_live or view.end_reason in (EndReason.LINE, EndReason.FULL):
+            return None
+        if view.winner is None:
+            return "The game was cancelled; it does not count."
+        who = "You win" if view.winner.user_id == self._player.user_id else "The engine wins"
+        how = None if view.end_reason is None else _HOW_IT_ENDED.get(view.end_reason)
+        return f"{who} {how}." if how else f"{who}."
+
+    def _show(self, view: GameView) -> None:
+        self._view = view
+        self._board = Board.parse(view.board)
+
+    async def _request(self, request: Awaitable[GameView]) -> None:
+        """Run a request that may end with the bot's move: return when it is done or the engine starts.
+
+        In the second case the position the engine thinks about is shown, and
+        :meth:`reply` collects the rest.
+        """
+        self._engine.thinking.clear()
+        task = asyncio.ensure_future(request)
+        thinking = asyncio.ensure_future(self._engine.thinking.wait())
+        try:
+            await asyncio.wait((task, thinking), return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            task.cancel()
+            raise
+        finally:
+            thinking.cancel()
+        if self._engine.thinking.is_set() and self._engine.position is not None:
+            self._board = self._engine.position
+            self._reply = task
+        else:
+            self._show(_result(task))
+
+    async def start(self, size: int) -> None:
+        first = First.ME if self._human is Mark.X else First.OPPONENT
+        await self._request(
+            self._service.start_vs_bot(self._place, self._player, size=size, level=self._level, first=first)
+        )
+
+    async def play(self, cell: int) -> None:
+        try:
+            await self._request(self._service.move(self._place, self._player, cell, game_id=self.game_id))
+        except GameError as error:
+            await self._refresh()
+            raise MoveRejected(error.message) from None
+        self._moved = True
+
+    async def _refresh(self) -> None:
+        """Read the game again after a refusal: it may have ended meanwhile (say, on time)."""
+        if self.game_id is None:
+            return
+        with contextlib.suppress(GameError):
+            self._show(await self._service.game(self.game_id, self._place))
+
+    async def reply(self) -> int:
+        pending, self._reply = self._reply, None
+        if pending is None:
+            if self._view is None:
+                raise SessionUnavailable("The game has not started.")
+            pending = asyncio.ensure_future(self._service.play_bot_turn(self._view.id))
+        try:
+            view = await pending
+            if view.bot_to_move:  # the engine failed and the service left its move for a retry
+                view = await self._service.play_bot_turn(view.id)
+        except GameError as error:
+            raise SessionUnavailable(error.message) from None
+        except Exception as error:
+            raise _stopped(error) from None
+        self._show(view)
+        if view.last_cell is None or view.bot_to_move:
+            raise SessionUnavailable("The engine could not make its move.")
+        return view.last_cell
+
+    async def abandon(self) -> str:
+        try:
+            if self._moved:
+                self._show(await self._service.resign(self._place, self._player, self.game_id))
+                return "you resigned, so the engine wins (it counts as a loss)"
+            self._show(await self._service.cancel(self._place, self._player, game_id=self.game_id))
+            return "the game is cancelled before your first move, so it does not count"
+        except GameError as error:
+            return f"the game could not be closed: {error.message}"
+
+    async def close(self, left: bool) -> None:
+        """End the game if it is still live: as :meth:`abandon` if the player ``left``, else cancelled."""
+        pending, self._reply = self._reply, None
+        if pending is not None:
+            pending.cancel()
+            with contextlib.suppress(BaseException):
+                await pending
+        if self._view is not None and not self._view.is_live:
+            return
+        if left:
+            await self.abandon()
+            return
+        try:
+            await self._service.cancel(self._place, self._player, game_id=self.game_id)
+        except Exception:
+            log.debug("Could not cancel the game in channel %s", self._place.channel_id, exc_info=True)
+
+
+def _result(task: asyncio.Future[GameView]) -> GameView:
+    """The task's view; a refusal stays a :class:`GameError`, anything else stops the session."""
+    try:
+        return task.result()
+    except GameError:
+        raise
+    except Exception as error:
+        raise _stopped(error) from None
+
+
+def _stopped(error: Exception) -> SessionUnavailable:
+    log.debug("The game stopped", exc_info=error)
+    return SessionUnavailable(f"The game stopped: {first_line(error)}")
+
+
+def service_settings(settings: Settings, budget_ms: int) -> ServiceSettings:
+    """The service's settings for a terminal game.
+
+    No start cooldown: it keeps one person from flooding a shared channel, while at
+    a terminal it would only refuse "play again" for a few seconds.
+    """
+    return ServiceSettings(
+        turn_timeout_seconds=settings.turn_timeout_seconds,
+        challenge_timeout_seconds=settings.challenge_timeout_seconds,
+        engine_workers=1,
+        engine_budget_ms=budget_ms,
+        start_cooldown_seconds=0.0,
+    )
+
+
+def local_actor() -> Actor:
+    name = os_user_name()
+    return Actor(local_player_id(name), name)
+
+
+async def _started(service: GameService, engine: _WatchedEngine, options: PlayOptions) -> ServiceSession:
+    player = local_actor()
+    for _ in range(CHANNEL_ATTEMPTS):
+        session = ServiceSession(service, engine, Place(None, terminal_channel_id()), player, options)
+        try:
+            await session.start(options.size)
+        except GameError as error:
+            if error.code == "channel_busy":
+                continue
+            raise SessionUnavailable(f"Could not start a game: {error.message}") from None
+        return session
+    raise SessionUnavailable("Could not find a free channel for the game; please try again.")
+
+
+@contextlib.asynccontextmanager
+async def terminal_service(
+    settings: Settings, *, budget_ms: int, engine: EnginePool | None = None, seed: int | None = None
+) -> AsyncIterator[GameService]:
+    """The game service over the database at ``settings.database_url``, closed at the end.
+
+    The schema is upgraded first when ``AUTO_MIGRATE`` is on, and otherwise checked
+    to be the newest; a database that cannot be used raises
+    :class:`SessionUnavailable` with one line that says why.
+    """
+    problem = await (upgrade_schema(settings) if settings.auto_migrate else schema_problem(settings))
+    if problem is not None:
+        raise SessionUnavailable(problem)
+    service = GameService(
+        Database(settings.database_url),
+        service_settings(settings, budget_ms),
+        engine=engine,
+        rng=random.Random(seed),
+    )
+    try:
+        yield service
+    finally:
+        await service.close()
+
+
+def service_sessions(settings: Settings) -> SessionFactory:
+    """A :data:`SessionFactory` for games stored in the database at ``settings.database_url``."""
+
+    @contextlib.asynccontextmanager
+    async def open_session(options: PlayOptions) -> AsyncIterator[GameSession]:
+        engine = _WatchedEngine(options.budget_ms)
+        async with terminal_service(
+            settings, budget_ms=options.budget_ms, engine=engine, seed=options.seed
+        ) as service:
+            session = await _started(service, engine, options)
+            left = False
+            try:
+                yield session
+            except (KeyboardInterrupt, asyncio.CancelledError):
+                left = True
+                raise
+            finally:
+                await session.close(left)
+
+    return open_session
