@@ -54,6 +54,11 @@ class BotUnderTest:
     def exit_codes(self) -> list[int]:
         return self.process.returncodes
 
+    @property
+    def env(self) -> dict[str, str]:
+        """The settings the bot runs with (its environment on top of the emulator's)."""
+        return self.process.env
+
     def log_text(self) -> str:
         return self.process.text
 
@@ -67,6 +72,12 @@ class BotUnderTest:
         """Signal the bot and wait for it to exit; return its exit status."""
         self.process.send_signal(signum)
         return await self.process.wait_exit(timeout=STOP_TIMEOUT)
+
+    async def restart(self, **settings: str) -> None:
+        """Stop the bot cleanly (exit 0) and start it again with ``settings`` changed."""
+        code = await self.stop()
+        assert code == 0, f"the bot exited with {code}:\n{self.log_text()[-4000:]}"
+        await self.start(**settings)
 
     async def close(self) -> None:
         """Stop the bot if it runs (SIGTERM, SIGKILL if it hangs) and check it exited cleanly."""

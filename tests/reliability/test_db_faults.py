@@ -106,6 +106,8 @@ async def test_postgres_restarting_under_the_bot(
                 said = refusal(await click(table, message, 0, "bob"))
                 assert said is not None and BUSY in said and "\n" not in said and len(said) < 100
                 assert board(message) == "....X...." and await moves_of(direct) == 1
+                said = refusal(await click(table, message, 0, "bob"))  # a new connection is refused too
+                assert said is not None and BUSY in said
                 proxy.restore()
                 assert refusal(await click(table, message, 0, "bob")) is None, "recovered without a restart"
                 assert board(message) == "O...X...."
