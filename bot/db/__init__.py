@@ -2,6 +2,7 @@
 
 from bot.db.database import Database, create_engine, is_sqlite
 from bot.db.enums import LIVE_STATUSES, EndReason, GameResult, GameStatus
+from bot.db.errors import DatabaseUnavailable
 from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating
 from bot.db.repository import Repository
 
@@ -10,6 +11,7 @@ __all__ = [
     "LIVE_STATUSES",
     "Base",
     "Database",
+    "DatabaseUnavailable",
     "EndReason",
     "Game",
     "GameResult",

@@ -25,9 +25,12 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from bot.db.errors import DatabaseUnavailable
 from bot.db.repository import Repository
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -67,6 +70,24 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+@asynccontextmanager
+async def _outages_as_unavailable() -> AsyncIterator[None]:
+    """Turn an unreachable, disconnected or locked database into :class:`DatabaseUnavailable`.
+
+    A constraint violation is the caller's business, not an outage, and passes through.
+    """
+    try:
+        yield
+    except IntegrityError:
+        raise
+    except (OperationalError, InterfaceError, PoolTimeout, OSError, TimeoutError) as error:
+        raise DatabaseUnavailable(error.__class__.__name__) from error
+    except DBAPIError as error:
+        if not error.connection_invalidated:
+            raise
+        raise DatabaseUnavailable("connection lost") from error
+
+
 class Database:
     """The engine and session factories of one process; hands out repositories in transactions."""
 
@@ -81,18 +102,25 @@ class Database:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Repository]:
-        """A repository in a write transaction: committed at the end, rolled back on any error."""
-        if self._write_lock is None:
-            async with self._writes() as session, session.begin():
+        """A repository in a write transaction: committed at the end, rolled back on any error.
+
+        Raises :class:`DatabaseUnavailable` when the database fails underneath.
+        """
+        async with _outages_as_unavailable():
+            if self._write_lock is None:
+                async with self._writes() as session, session.begin():
+                    yield Repository(session)
+                return
+            async with self._write_lock, self._writes() as session, session.begin():
                 yield Repository(session)
-            return
-        async with self._write_lock, self._writes() as session, session.begin():
-            yield Repository(session)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Repository]:
-        """A repository in a read-only transaction (a consistent snapshot; never blocks writers)."""
-        async with self._reads() as session:
+        """A repository in a read-only transaction (a consistent snapshot; never blocks writers).
+
+        Raises :class:`DatabaseUnavailable` when the database fails underneath.
+        """
+        async with _outages_as_unavailable(), self._reads() as session:
             yield Repository(session)
 
     async def close(self) -> None:

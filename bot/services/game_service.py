@@ -26,10 +26,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
-
-from bot.db import Database, EndReason, Game, GameResult, GameStatus, Repository
+from bot.db import Database, DatabaseUnavailable, EndReason, Game, GameResult, GameStatus, Repository
 from bot.engine import Board, Level, Mark, Status, format_cell
 from bot.errors import GameError
 from bot.services import rules
@@ -89,15 +86,8 @@ class GameService:
         """Turn an unreachable or locked database into a short "try again" for the user."""
         try:
             yield
-        except IntegrityError:
-            raise
-        except (OperationalError, InterfaceError, PoolTimeout, OSError, TimeoutError) as error:
-            log.warning("Database unavailable: %s", error.__class__.__name__, exc_info=error)
-            raise GameError(_UNAVAILABLE, code="unavailable", retry_after=5.0) from error
-        except DBAPIError as error:
-            if not error.connection_invalidated:
-                raise
-            log.warning("Database connection lost", exc_info=error)
+        except DatabaseUnavailable as error:
+            log.warning("Database unavailable: %s", error, exc_info=error.__cause__)
             raise GameError(_UNAVAILABLE, code="unavailable", retry_after=5.0) from error
 
     @asynccontextmanager
