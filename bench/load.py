@@ -1,6 +1,7 @@
 """Load benchmark: the real bot process driven through the Discord emulator, against an in-memory baseline.
 
     python -m bench.load [--quick] [--bots baseline,sqlite,postgresql] [--seconds 6] [--out FILE]
+                         [--games 1,10,50] [--paced 50:2] [--analyses 5]
 
 Every bot runs as its own process, as users start it, against a Discord emulator of its
 own inside this process: ``python -m bot`` on SQLite (a temporary file) and on
@@ -436,6 +437,9 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Options, bool, Path]:
     parser.add_argument("--quick", action="store_true", help="1 and 10 games, 1 s each, 2 analyses")
     parser.add_argument("--bots", default=",".join(BOTS), help=f"comma-separated, from {', '.join(BOTS)}")
     parser.add_argument("--seconds", type=float, default=None, help="play per row (default 8, quick 1)")
+    parser.add_argument("--games", default=None, help="comma-separated concurrent games, e.g. 50")
+    parser.add_argument("--paced", default=None, help="GAMES:THINK_SECONDS,... (empty: none)")
+    parser.add_argument("--analyses", type=int, default=None, help="engine-pool probe runs (0: skip)")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS-load.md"))
     args = parser.parse_args(argv)
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
@@ -446,6 +450,15 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Options, bool, Path]:
         options = Options(bots, QUICK_LEVELS, seconds=args.seconds or 1.0, paced=((10, 0.2),), analyses=2)
     else:
         options = Options(bots, LEVELS, seconds=args.seconds or 8.0)
+    if args.games is not None:
+        options.levels = [int(n) for n in args.games.split(",") if n.strip()]
+    if args.paced is not None:
+        options.paced = [
+            (int(games), float(think))
+            for games, think in (item.split(":") for item in args.paced.split(",") if item.strip())
+        ]
+    if args.analyses is not None:
+        options.analyses = args.analyses
     return options, args.quick, args.out
 
 
