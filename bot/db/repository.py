@@ -188,12 +188,23 @@ class Repository:
 
     # Moves
 
-    async def add_move(
-        self, game_id: int, ply: int, cell: int, mark: str, player_id: int | None, played_at: datetime
+    async def add_moves(
+        self, game_id: int, moves: Sequence[tuple[int, int, str, int | None]], played_at: datetime
     ) -> None:
+        """Insert consecutive moves of a game, each ``(ply, cell, mark, player_id)``, in one statement."""
         await self.session.execute(
             insert(Move).values(
-                game_id=game_id, ply=ply, cell=cell, mark=mark, player_id=player_id, played_at=played_at
+                [
+                    {
+                        "game_id": game_id,
+                        "ply": ply,
+                        "cell": cell,
+                        "mark": mark,
+                        "player_id": player_id,
+                        "played_at": played_at,
+                    }
+                    for ply, cell, mark, player_id in moves
+                ]
             )
         )
 
@@ -208,20 +219,22 @@ class Repository:
     ) -> dict[tuple[int, int], Rating]:
         """The rating rows of these players in these scopes, created at ``initial`` if missing,
         locked for this transaction (in a fixed order, so two games ending at once cannot deadlock)."""
-        for scope in sorted(set(scopes)):
-            for player_id in sorted(set(player_ids)):
-                statement = self._insert(Rating).values(
-                    player_id=player_id,
-                    scope=scope,
-                    rating=initial,
-                    best_rating=initial,
-                    games=0,
-                    wins=0,
-                    losses=0,
-                    draws=0,
-                    updated_at=now,
-                )
-                await self.session.execute(statement.on_conflict_do_nothing())
+        rows = [
+            {
+                "player_id": player_id,
+                "scope": scope,
+                "rating": initial,
+                "best_rating": initial,
+                "games": 0,
+                "wins": 0,
+                "losses": 0,
+                "draws": 0,
+                "updated_at": now,
+            }
+            for scope in sorted(set(scopes))
+            for player_id in sorted(set(player_ids))
+        ]
+        await self.session.execute(self._insert(Rating).values(rows).on_conflict_do_nothing())
         result = await self.session.execute(
             select(Rating)
             .where(Rating.player_id.in_(player_ids), Rating.scope.in_(scopes))

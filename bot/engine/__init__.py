@@ -8,6 +8,7 @@ The public surface, importable from here:
 - :func:`analyze` -> :class:`Analysis`: every move's value and plies (``as_dict`` gives
   the contract's JSON object).
 - :func:`choose_move` at a :class:`Level`: the engine's reply.
+- :func:`answers_at_once`: whether that reply is a table look-up (cheap enough to run inline).
 
 How it plays: 3x3 is solved once per process and every reply is a look-up; 4x4 is
 perfect, from a shipped opening book plus exact search; 5x5 searches within a time
@@ -19,7 +20,7 @@ transposition tables) that are not thread-safe: use processes, not threads.
 from bot.engine.analysis import Analysis, MoveVerdict, Outcome, analyze
 from bot.engine.board import Board, Mark, Status
 from bot.engine.errors import EngineInputError, IllegalMove, InvalidBoard, InvalidCell
-from bot.engine.levels import Level, choose_move
+from bot.engine.levels import Level, answers_at_once, choose_move
 from bot.engine.notation import format_cell, parse_cell
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "Outcome",
     "Status",
     "analyze",
+    "answers_at_once",
     "choose_move",
     "format_cell",
     "parse_cell",

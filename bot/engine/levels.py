@@ -52,6 +52,17 @@ PROFILES: dict[Level, Profile] = {
     Level.EASY: Profile(0.6, 1, 0.1),
 }
 
+
+def answers_at_once(board: Board) -> bool:
+    """Whether the engine's reply on ``board`` is a table look-up at every level (microseconds).
+
+    True for every 3x3 position still going on and for the 4x4 positions the opening
+    book covers; then :func:`choose_move` and :func:`~bot.engine.analysis.analyze` search
+    nothing, so a caller can run them inline instead of sending them to a process pool.
+    """
+    return not board.is_over and table_scores(board) is not None
+
+
 MISTAKE_RATE: dict[Level, float] = {level: profile.mistake_rate for level, profile in PROFILES.items()}
 """The chance, per move, that a level deliberately plays a worse move."""
 

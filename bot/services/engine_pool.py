@@ -1,4 +1,10 @@
-"""The engine in worker processes, so a long search never blocks the event loop."""
+"""The engine in worker processes, so a long search never blocks the event loop.
+
+Positions the engine answers from a table (every 3x3 position, the 4x4 opening
+book) are answered inline instead: a look-up takes microseconds, while a round
+trip through the pool costs a millisecond or more of pickling and thread hand-offs
+and would queue behind a 5x5 search that occupies the workers.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +20,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from bot.engine import Analysis, Board, Level, analyze, choose_move
+from bot.engine import Analysis, Board, Level, analyze, answers_at_once, choose_move
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -81,13 +87,26 @@ class EnginePool:
             return await loop.run_in_executor(self._pool(), function, *args)
 
     async def warm_up(self) -> None:
-        """Start the worker processes now rather than on the first move."""
+        """Start the worker processes, and load this process's tables, now rather than on the first move."""
+        for size in (3, 4):
+            answers_at_once(Board.empty(size))
         await asyncio.gather(*(self._run(_ready) for _ in range(self.workers)))
 
+    def move_at_once(self, board: Board, level: Level, seed: int) -> int | None:
+        """The engine's move when a table answers it (see :func:`answers_at_once`), else None."""
+        if not answers_at_once(board):
+            return None
+        return choose_move(board, level, seed, self.budget_ms)
+
     async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        move = self.move_at_once(board, level, seed)
+        if move is not None:
+            return move
         return await self._run(choose_move, board, level, seed, self.budget_ms)
 
     async def analyze(self, board: Board) -> Analysis:
+        if answers_at_once(board):
+            return analyze(board, self.budget_ms)
         return await self._run(analyze, board, self.budget_ms)
 
     def close(self) -> None:

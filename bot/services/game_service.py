@@ -7,7 +7,9 @@ changes nothing: checks run inside the transaction, and any error rolls it back.
 
 Concurrency: every change of a game's state is a compare-and-set on its version
 (see :mod:`bot.db.repository`), so of two requests racing on one game exactly one
-applies, also across processes sharing a PostgreSQL database. The engine runs in
+applies, also across processes sharing a PostgreSQL database. When a table answers
+the position (every 3x3 game, the 4x4 opening), the bot's reply is looked up and
+stored in the same transaction as the human's move. Otherwise the engine searches in
 a process pool (:class:`EnginePool`), outside any transaction: the bot's reply is
 computed from the state it read and stored only if the game has not changed since.
 
@@ -218,6 +220,9 @@ class GameService:
         )
         if game is None:  # another request took the channel since our check: the unique index said no
             raise rules.busy_channel(None)
+        opening = self._reply_at_once(game, empty)
+        if opening is not None:
+            await self._play(repo, game, empty, opening, None, now)
         return await self._view(repo, game)
 
     async def start_vs_bot(
@@ -357,12 +362,21 @@ class GameService:
     async def _play(
         self, repo: Repository, game: Game, board: Board, cell: int, player_id: int | None, now: datetime
     ) -> None:
-        """Store one move (compare-and-set on the version), ending the game if it is decided."""
+        """Store a move and, when a table answers it, the bot's reply: one compare-and-set, one insert.
+
+        Ends the game if it is decided. A reply that needs a search is left to
+        :meth:`play_bot_turn`, after the commit (see :meth:`_after_human_turn`).
+        """
+        plays = [(board, cell, player_id)]
         after = board.play(cell)
+        reply = self._reply_at_once(game, after)
+        if reply is not None:
+            plays.append((after, reply, None))
+            after = after.play(reply)
         values: dict[str, Any] = {
             "board": after.compact,
             "ply": after.ply,
-            "last_cell": cell,
+            "last_cell": plays[-1][1],
             "updated_at": now,
         }
         finishing = after.status is not Status.ONGOING
@@ -375,9 +389,27 @@ class GameService:
             values["deadline"] = self._turn_deadline(rules.player_of(game, after.turn), now)
         if not await repo.update_game(game, **values):
             raise rules.stale()
-        await repo.add_move(game.id, board.ply, cell, board.turn.value, player_id, now)
+        await repo.add_moves(
+            game.id, [(before.ply, move, before.turn.value, who) for before, move, who in plays], now
+        )
         if finishing:
             await apply_ratings(repo, game, now, self.settings.ratings)
+
+    def _reply_at_once(self, game: Game, board: Board) -> int | None:
+        """The bot's move on ``board`` if the bot is on turn there and a table answers it, else None."""
+        if game.level is None or board.is_over or rules.player_of(game, board.turn) is not None:
+            return None
+        seed = (game.seed + board.ply) % (1 << 62)
+        try:
+            return self.engine.move_at_once(board, Level(game.level), seed)
+        except Exception:
+            log.exception("The engine failed on game %s; its move is left to the pool", game.id)
+            return None
+
+    @staticmethod
+    def _bot_seed(game: Game) -> int:
+        """The engine's seed for the bot's move at the game's current ply (replays choose alike)."""
+        return (game.seed + game.ply) % (1 << 62)
 
     async def _after_human_turn(self, view: GameView) -> GameView:
         """Make the bot's reply if it is on turn; if the engine fails, :meth:`resume_bot_turns` retries."""
@@ -405,7 +437,7 @@ class GameService:
         if not seen.bot_to_move or seen.level is None:
             return seen
         board = Board.parse(seen.board)
-        cell = await self.engine.choose_move(board, seen.level, (game.seed + game.ply) % (1 << 62))
+        cell = await self.engine.choose_move(board, seen.level, self._bot_seed(game))
         now = self._clock()
         async with self._write() as repo:
             current = await repo.game(game_id)

@@ -108,6 +108,8 @@ class Interaction:
         self.token_expired = False
         self.original_version_at_callback = 0
         """For callback 6, the component message's version when the bot deferred (edits come after it)."""
+        self.token_edits = 0
+        """Edits of the original message made with this interaction's own token (webhook PATCH)."""
         self.refused_callbacks: list[tuple[int, int]] = []
         """(callback type, Discord error code) of callbacks the emulator refused, e.g. a second answer."""
 
@@ -128,10 +130,15 @@ class Interaction:
 
     @property
     def ephemeral(self) -> bool:
-        """Whether the response the user sees is ephemeral (flag 64 on the callback or the original)."""
+        """Whether the response the user sees is ephemeral (flag 64 on the callback or the original,
+        or, after a silent acknowledgement, on the first follow-up)."""
         if self.original is not None and self.callback is not None and self.callback.type in (4, 5):
             return self.original.ephemeral
-        return self.callback is not None and self.callback.ephemeral
+        if self.callback is None:
+            return False
+        if self.callback.type == DEFERRED_UPDATE_MESSAGE and self.token_edits == 0:
+            return bool(self.followups) and self.followups[0].ephemeral
+        return self.callback.ephemeral
 
     @property
     def choices(self) -> list[dict[str, Any]]:
@@ -170,17 +177,16 @@ class Interaction:
         """The message the user sees as the answer, once it is no longer "thinking".
 
         For callback 4 the new message; for 5 the deferred message after its edit or first follow-up;
-        for 7 the updated component message; for 6 the component message after its first later edit.
+        for 7 the updated component message; for 6 the component message once this interaction's
+        token has edited it, or its first follow-up (a click refused after it was acknowledged).
         """
 
         def ready(it: Interaction) -> Message | None:
             if it.callback is None or it.original is None or it.original.loading:
                 return None
-            if (
-                it.callback.type == DEFERRED_UPDATE_MESSAGE
-                and it.original.version <= it.original_version_at_callback
-            ):
-                return None
+            if it.callback.type == DEFERRED_UPDATE_MESSAGE and it.token_edits == 0:
+                # Another click's edit of the same board is not this click's answer.
+                return it.followups[0] if it.followups else None
             return it.original
 
         return await self.wait_for(ready, timeout)

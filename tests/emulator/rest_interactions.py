@@ -195,8 +195,12 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         return ok(message_payload(target(webhook_interaction(req), req)))
 
     async def edit_message(req: ApiRequest) -> ApiResponse:
-        message = target(webhook_interaction(req), req)
-        return ok(message_payload(world.edit_message(message, req.body or {}, attachments=req.attachments)))
+        it = webhook_interaction(req)
+        message = target(it, req)
+        edited = world.edit_message(message, req.body or {}, attachments=req.attachments)
+        if message is it.original:
+            it.token_edits += 1
+        return ok(message_payload(edited))
 
     async def delete_message(req: ApiRequest) -> ApiResponse:
         world.delete_message(target(webhook_interaction(req), req))

@@ -7,7 +7,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from bot.engine import Board, IllegalMove, Level, analyze, choose_move
+from bot.engine import Board, IllegalMove, Level, analyze, answers_at_once, choose_move
 from bot.engine.levels import MISTAKE_RATE
 from tests.engine.conftest import reachable
 
@@ -62,3 +62,18 @@ def test_engine_calls_work_in_a_process_pool() -> None:
         analysis = pool.submit(analyze, board, 500).result()
     assert move in (3, 6, 8)
     assert analysis == analyze(board)
+
+
+def test_every_3x3_position_still_going_on_is_answered_at_once() -> None:
+    boards = reachable(3)
+    assert all(answers_at_once(board) == (not board.is_over) for board in boards)
+
+
+def test_4x4_is_answered_at_once_inside_the_book_only_and_5x5_never() -> None:
+    board = Board.empty(4)
+    for cell in (0, 5, 10, 15, 3, 12):
+        assert answers_at_once(board), board.ply
+        board = board.play(cell)
+    # Six marks: the children have seven, past the six-mark book, so the reply needs a search.
+    assert not answers_at_once(board)
+    assert not answers_at_once(Board.empty(5))

@@ -76,6 +76,7 @@ class FakeInteraction:
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(respond, "FAST_REPLY_SECONDS", 0.01)
+    monkeypatch.setattr(respond, "CLICK_ACK_SECONDS", 0.01)
 
 
 async def test_a_fast_result_is_returned_without_deferring() -> None:

@@ -48,11 +48,11 @@ async def test_a_5xx_then_a_429_on_the_answer_are_retried_and_the_move_counts_on
     failed = emu.fail_next("POST", CALLBACK, status=500)
     it = await table.click(message, cells(message)[4].custom_id or "", "alice")
     await answer(it)
-    assert failed.hits and it.callback is not None and it.callback.type == 7
+    assert failed.hits and it.callback is not None and it.callback.type in (6, 7)
     limited = emu.rate_limit_next("POST", CALLBACK, retry_after=0.3)
     it = await table.click(message, cells(message)[0].custom_id or "", "bob")
     await answer(it)
-    assert limited.hits and it.callback is not None and it.callback.type == 7
+    assert limited.hits and it.callback is not None and it.callback.type in (6, 7)
     assert board(message) == "O...X...." == await stored_board(bot, message)
 
 
@@ -98,7 +98,7 @@ async def test_the_gateway_reconnecting_or_dropping_mid_game_loses_no_click(
     assert emu.gateway_drop() == 1
     it = await table.click(message, cells(message)[8].custom_id or "", "alice")
     await answer(it)
-    assert it.callback is not None and it.callback.type == 7
+    assert it.callback is not None and it.callback.type in (6, 7)
     assert board(message) == "O...X...X" == await stored_board(bot, message)
     assert any(session.resumes for session in emu.sessions)
 

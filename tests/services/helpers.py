@@ -68,12 +68,18 @@ async def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
 class LowestCellEngine(EnginePool):
     """A bot that always plays its lowest empty cell, so a test can beat it on purpose."""
 
+    def move_at_once(self, board: Board, level: Level, seed: int) -> int | None:
+        return board.legal_moves[0]
+
     async def choose_move(self, board: Board, level: Level, seed: int) -> int:
         return board.legal_moves[0]
 
 
 class BrokenEngine(EnginePool):
-    """A bot whose engine fails, as a crashed worker would."""
+    """A bot whose engine fails, as a crashed worker would (and answers nothing inline)."""
+
+    def move_at_once(self, board: Board, level: Level, seed: int) -> int | None:
+        return None
 
     async def choose_move(self, board: Board, level: Level, seed: int) -> int:
         raise RuntimeError("engine down")

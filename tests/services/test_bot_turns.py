@@ -3,23 +3,51 @@
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from bot.db import Database
 from bot.engine import Level
 from bot.services import EnginePool, First, GameService, ServiceSettings
 from tests.services.helpers import ALICE, HERE, THERE, BrokenEngine, ManualClock, make_service, snapshot
 
+T = TypeVar("T")
 
-async def test_bot_moves_come_from_a_process_pool(database_url: str, clock: ManualClock) -> None:
-    engine = EnginePool(workers=1, budget_ms=1000)
+
+async def test_searched_moves_come_from_a_process_pool(database_url: str, clock: ManualClock) -> None:
+    engine = EnginePool(workers=1, budget_ms=300)
     service = GameService(Database(database_url), ServiceSettings(), engine=engine, clock=clock)
     try:
         await engine.warm_up()
-        game = await service.start_vs_bot(HERE, ALICE, first=First.OPPONENT)
+        game = await service.start_vs_bot(HERE, ALICE, size=5, first=First.OPPONENT)
         assert game.ply == 1 and not game.bot_to_move
         game = await service.move(HERE, ALICE, game.legal_moves[0])
-        assert game.ply in (3, 2) and not game.bot_to_move
+        assert game.ply == 3 and not game.bot_to_move
+    finally:
+        await service.close()
+
+
+class _RefusingExecutor(Executor):
+    """A process pool that is down: every submitted search fails."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        raise RuntimeError("the pool is down")
+
+
+async def test_table_answered_replies_never_wait_for_the_pool(
+    database_url: str, settings: ServiceSettings, clock: ManualClock
+) -> None:
+    """3x3 replies are looked up inline, so a whole game is played with the pool down; 5x5 needs it."""
+    service = make_service(database_url, settings, clock, _RefusingExecutor())
+    try:
+        game = await service.start_vs_bot(HERE, ALICE, first=First.OPPONENT)
+        while game.is_active:
+            assert not game.bot_to_move
+            game = await service.move(HERE, ALICE, game.legal_moves[0])
+        assert game.result is not None
+        searched = await service.start_vs_bot(THERE, ALICE, size=5, first=First.OPPONENT)
+        assert searched.ply == 0 and searched.bot_to_move
     finally:
         await service.close()
 

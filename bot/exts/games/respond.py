@@ -2,8 +2,12 @@
 
 Discord wants an answer to every interaction within 3 seconds, or the user sees "This
 interaction failed". :func:`within_deadline` runs the work and, if it is not done
-after :data:`FAST_REPLY_SECONDS`, acknowledges the interaction first (defers) so the
-final answer can come later (an interaction token stays valid for 15 minutes).
+in time, acknowledges the interaction first (defers) so the final answer can come
+later (an interaction token stays valid for 15 minutes). A button click is deferred
+after :data:`CLICK_ACK_SECONDS`: its defer is silent (the button stops spinning, the
+board is edited a moment later), so there is no reason to keep the user waiting on a
+busy bot. A command's defer shows a public "thinking...", so commands wait
+:data:`FAST_REPLY_SECONDS` before deferring.
 
 :func:`report` turns any exception into one friendly ephemeral sentence: a
 :class:`~bot.errors.GameError` shows its message; anything unexpected is logged with
@@ -27,7 +31,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 FAST_REPLY_SECONDS = 1.0
-"""How long to wait for a result before deferring; well inside Discord's 3 s, with room for the network."""
+"""How long a command waits for its result before deferring; well inside Discord's 3 s."""
+
+CLICK_ACK_SECONDS = 0.05
+"""How long a click waits for its result before being acknowledged silently (one more request to Discord)."""
 
 APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
 
@@ -44,13 +51,15 @@ async def within_deadline(
     ``ephemeral`` makes a thinking defer (and so the answer) visible only to the user.
     """
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=FAST_REPLY_SECONDS)
+    patience = FAST_REPLY_SECONDS if thinking else CLICK_ACK_SECONDS
+    done, _ = await asyncio.wait({task}, timeout=patience)
     if not done and not interaction.response.is_done():
         try:
             await interaction.response.defer(thinking=thinking, ephemeral=ephemeral and thinking)
             interaction.extras[_EPHEMERAL_DEFER] = ephemeral and thinking
-        except discord.HTTPException as error:
-            log.warning("Could not defer interaction %s: %s", interaction.id, error)
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            # The work goes on; its answer tries the interaction again, then the channel API.
+            log.warning("Could not defer interaction %s: %r", interaction.id, error)
     return await task
 
 
