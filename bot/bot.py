@@ -87,7 +87,8 @@ class TicTacToeBot(commands.Bot):
             shards=self._own_shards(),
         )
         engine = EnginePool(settings.engine_workers, settings.engine_budget_ms)
-        return GameService(Database(settings.database_url), service_settings, engine=engine)
+        database = Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
+        return GameService(database, service_settings, engine=engine)
 
     def _own_shards(self) -> GuildShards | None:
         """This process's shards when it runs some of them (``SHARD_IDS``); None when it serves all guilds."""

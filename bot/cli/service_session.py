@@ -278,7 +278,7 @@ async def terminal_service(
     if problem is not None:
         raise SessionUnavailable(problem)
     service = GameService(
-        Database(settings.database_url),
+        Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms),
         service_settings(settings, budget_ms),
         engine=engine,
         rng=random.Random(seed),
