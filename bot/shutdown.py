@@ -34,7 +34,6 @@ RESTARTING = "I'm restarting right now; please try again in a moment."
 """The answer to an interaction that arrives while the bot shuts down."""
 
 INTERACTION_CREATE = "INTERACTION_CREATE"
-_AUTOCOMPLETE = discord.InteractionType.autocomplete.value
 
 
 class InFlight:
@@ -91,7 +90,6 @@ class InteractionGate:
         self._tasks: set[asyncio.Task[None]] = set()
         self.stage = Stage.OPEN
         self.refused = 0
-        self.dropped = 0
         state.parsers[INTERACTION_CREATE] = self._receive
 
     def refuse(self) -> None:
@@ -112,13 +110,12 @@ class InteractionGate:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         else:
-            self.dropped += 1
             log.debug("Shutting down: left interaction %s unanswered", data.get("id"))
 
     async def _refuse(self, data: Any) -> None:
         try:
             interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=self._state)
-            if interaction.type.value == _AUTOCOMPLETE:
+            if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
                 await interaction.response.send_message(RESTARTING, ephemeral=True)
