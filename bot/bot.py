@@ -1,9 +1,10 @@
 """The Discord bot process: a discord.py bot over the game service, started by ``python -m bot run``.
 
 :func:`run_bot` builds a :class:`TicTacToeBot` (a :class:`ShardedTicTacToeBot` when
-``SHARD_COUNT`` is set), runs it until SIGINT or SIGTERM, then shuts down cleanly:
-interactions in flight are finished and answered, then the gateway, the engine pool and
-the database are closed. The CLI has already migrated the schema and set up logging.
+``SHARD_COUNT`` is set), runs it until SIGINT or SIGTERM, then shuts down cleanly
+(:mod:`bot.shutdown`): new interactions are turned away, those in flight are finished and
+answered, then the gateway, the engine pool and the database are closed. The CLI has
+already migrated the schema and set up logging.
 
 ``DISCORD_API_BASE`` points discord.py's REST client elsewhere (a proxy, or the test
 emulator); the gateway address then comes from that API's ``GET /gateway/bot``, since
@@ -13,10 +14,8 @@ discord.py would otherwise connect to Discord's own gateway.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -26,44 +25,15 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.db import Database
 from bot.services import EnginePool, GameService, GuildShards, ServiceSettings
+from bot.shutdown import InFlight, InteractionGate
 
 log = logging.getLogger(__name__)
 
 GAMES_EXTENSION = "bot.exts.games"
 DRAIN_SECONDS = 10.0
 """At shutdown, how long to wait for interactions in flight before closing anyway."""
-
-
-class InFlight:
-    """Counts the interactions being handled, so shutdown can wait until they are answered."""
-
-    def __init__(self) -> None:
-        self._count = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
-
-    @property
-    def count(self) -> int:
-        return self._count
-
-    @contextlib.asynccontextmanager
-    async def track(self) -> AsyncIterator[None]:
-        self._count += 1
-        self._idle.clear()
-        try:
-            yield
-        finally:
-            self._count -= 1
-            if self._count == 0:
-                self._idle.set()
-
-    async def wait_idle(self, seconds: float) -> bool:
-        """Wait until nothing is in flight; False if that took longer than ``seconds``."""
-        try:
-            await asyncio.wait_for(self._idle.wait(), seconds)
-        except TimeoutError:
-            return False
-        return True
+REFUSAL_SECONDS = 3.0
+"""Then how long to wait for the "try again" answers still on their way (Discord allows 3 s)."""
 
 
 def intents() -> discord.Intents:
@@ -84,6 +54,7 @@ class TicTacToeBot(commands.Bot):
         )
         self.settings = settings
         self.inflight = InFlight()
+        self.gate = InteractionGate(self._connection)
         self._service: GameService | None = None
         self._shutting_down = False
 
@@ -116,7 +87,8 @@ class TicTacToeBot(commands.Bot):
             shards=self._own_shards(),
         )
         engine = EnginePool(settings.engine_workers, settings.engine_budget_ms)
-        return GameService(Database(settings.database_url), service_settings, engine=engine)
+        database = Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
+        return GameService(database, service_settings, engine=engine)
 
     def _own_shards(self) -> GuildShards | None:
         """This process's shards when it runs some of them (``SHARD_IDS``); None when it serves all guilds."""
@@ -168,13 +140,26 @@ class TicTacToeBot(commands.Bot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
-        """Finish the interactions in flight, close the gateway, then the engine pool and the database."""
+        """Turn new interactions away, finish those in flight, then close the gateway, engines and database.
+
+        See :mod:`bot.shutdown`: while the interactions in flight finish, new ones are told to
+        try again in a moment; once the gateway and the HTTP session close, they go unanswered.
+        """
         if not self._shutting_down:
             self._shutting_down = True
+            self.gate.refuse()
+            # Interactions parsed just before the gate turned have handlers that have not run
+            # yet: let them take their first step, which counts them in flight.
+            await asyncio.sleep(0)
             if self.inflight.count:
                 log.info("Shutting down: finishing %d interaction(s) in flight", self.inflight.count)
             if not await self.inflight.wait_idle(DRAIN_SECONDS):
                 log.warning("Shutting down with %d interaction(s) still unanswered", self.inflight.count)
+            self.gate.close()
+            if not await self.gate.wait_refusals(REFUSAL_SECONDS):
+                log.warning("Shutting down before every late interaction was told to try again")
+            if self.gate.refused:
+                log.info("Told %d late interaction(s) to try again in a moment", self.gate.refused)
         await super().close()
         service, self._service = self._service, None
         if service is not None:

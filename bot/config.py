@@ -67,6 +67,7 @@ class Settings:
     engine_budget_ms: int = 1500
     start_cooldown_seconds: float = 10.0
     sweep_interval_seconds: float = 5.0
+    sqlite_busy_timeout_ms: int = 10_000
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     log_level: str = "INFO"
@@ -121,6 +122,7 @@ class Settings:
             engine_budget_ms=env.get("ENGINE_BUDGET_MS", _positive_int, 1500),
             start_cooldown_seconds=env.get("START_COOLDOWN_SECONDS", _seconds, 10.0),
             sweep_interval_seconds=env.get("SWEEP_INTERVAL_SECONDS", _positive_seconds, 5.0),
+            sqlite_busy_timeout_ms=env.get("SQLITE_BUSY_TIMEOUT_MS", _milliseconds, 10_000),
             shard_count=shard_count,
             shard_ids=shard_ids,
             log_level=env.get("LOG_LEVEL", _log_level, "INFO"),
@@ -169,6 +171,17 @@ def _positive_int(raw: str) -> int:
     value = _integer(raw)
     if value < 1:
         raise ValueError("expected a whole number of at least 1.")
+    return value
+
+
+MAX_MILLISECONDS = 2**31 - 1
+"""SQLite keeps its busy timeout in a C int."""
+
+
+def _milliseconds(raw: str) -> int:
+    value = _integer(raw)
+    if not 0 <= value <= MAX_MILLISECONDS:
+        raise ValueError(f"expected a whole number of milliseconds from 0 to {MAX_MILLISECONDS}.")
     return value
 
 

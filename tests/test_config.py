@@ -9,6 +9,7 @@ import pytest
 from dotenv import dotenv_values
 
 from bot.config import ConfigError, Secret, Settings
+from bot.db.database import SQLITE_BUSY_TIMEOUT_MS
 
 REPO = Path(__file__).resolve().parents[1]
 NAMES = {field.name.upper() for field in dataclasses.fields(Settings)}
@@ -26,6 +27,7 @@ def test_defaults_follow_the_contract() -> None:
     assert settings.turn_timeout_seconds == 600 and settings.challenge_timeout_seconds == 120
     assert settings.engine_workers == 1 and settings.engine_budget_ms == 1500
     assert settings.start_cooldown_seconds == 10 and settings.sweep_interval_seconds == 5
+    assert settings.sqlite_busy_timeout_ms == SQLITE_BUSY_TIMEOUT_MS == 10_000
     assert settings.shard_count is None and settings.shard_ids is None
     assert settings.log_level == "INFO"
 
@@ -45,6 +47,7 @@ def test_every_setting_is_read() -> None:
             "ENGINE_BUDGET_MS": "200",
             "START_COOLDOWN_SECONDS": "0",
             "SWEEP_INTERVAL_SECONDS": "0.1",
+            "SQLITE_BUSY_TIMEOUT_MS": "250",
             "SHARD_COUNT": "4",
             "SHARD_IDS": " 0, 2 ",
             "LOG_LEVEL": "debug",
@@ -59,6 +62,7 @@ def test_every_setting_is_read() -> None:
     assert settings.turn_timeout_seconds == 30 and settings.challenge_timeout_seconds == 0.5
     assert settings.engine_workers == 2 and settings.engine_budget_ms == 200
     assert settings.start_cooldown_seconds == 0 and settings.sweep_interval_seconds == 0.1
+    assert settings.sqlite_busy_timeout_ms == 250
     assert settings.shard_count == 4 and settings.shard_ids == (0, 2)
     assert settings.log_level == "DEBUG"
 
@@ -90,6 +94,9 @@ def test_blank_values_mean_the_default() -> None:
         ({"CHALLENGE_TIMEOUT_SECONDS": "nan"}, "CHALLENGE_TIMEOUT_SECONDS"),
         ({"START_COOLDOWN_SECONDS": "-1"}, "START_COOLDOWN_SECONDS"),
         ({"SWEEP_INTERVAL_SECONDS": "inf"}, "SWEEP_INTERVAL_SECONDS"),
+        ({"SQLITE_BUSY_TIMEOUT_MS": "-1"}, "SQLITE_BUSY_TIMEOUT_MS"),
+        ({"SQLITE_BUSY_TIMEOUT_MS": "1.5"}, "SQLITE_BUSY_TIMEOUT_MS"),
+        ({"SQLITE_BUSY_TIMEOUT_MS": "2147483648"}, "SQLITE_BUSY_TIMEOUT_MS"),
         ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
         ({"SHARD_IDS": "0"}, "SHARD_IDS"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "SHARD_IDS"),

@@ -14,7 +14,9 @@ stops for any other reason (the database or the engine failed) is cancelled,
 since that was not the player's doing; one whose process is killed stays live
 until a bot sharing the database ends it on time.
 
-The engine runs on one thread of this process (see :class:`_WatchedEngine`).
+The engine runs on one thread of this process (see :class:`_WatchedEngine`), whatever
+``ENGINE_WORKERS`` says: that setting lets the bot's games think at the same time, while
+a terminal game asks for one move at a time and a search uses one core.
 """
 
 from __future__ import annotations
@@ -278,7 +280,7 @@ async def terminal_service(
     if problem is not None:
         raise SessionUnavailable(problem)
     service = GameService(
-        Database(settings.database_url),
+        Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms),
         service_settings(settings, budget_ms),
         engine=engine,
         rng=random.Random(seed),

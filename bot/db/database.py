@@ -34,6 +34,7 @@ from bot.db.errors import DatabaseUnavailable
 from bot.db.repository import Repository
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+"""The default busy timeout; the bot passes its ``SQLITE_BUSY_TIMEOUT_MS`` setting."""
 SQLITE_SYNCHRONOUS = "NORMAL"
 _WRITE_OPTION = "ttt_write"
 
@@ -42,15 +43,17 @@ def is_sqlite(url: str | URL) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def create_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
+def create_engine(
+    url: str | URL, *, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS, **kwargs: Any
+) -> AsyncEngine:
     """An async engine for ``url``; on SQLite every connection gets the bot's pragmas."""
     engine = create_async_engine(url, **kwargs)
     if is_sqlite(url):
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, sqlite_busy_timeout_ms)
     return engine
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
         # Leave transactions to the "begin" hook below instead of the driver's implicit BEGIN.
@@ -59,7 +62,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
             cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
         finally:
             cursor.close()
@@ -91,10 +94,12 @@ async def _outages_as_unavailable() -> AsyncIterator[None]:
 class Database:
     """The engine and session factories of one process; hands out repositories in transactions."""
 
-    def __init__(self, url: str | URL, *, echo: bool = False) -> None:
+    def __init__(
+        self, url: str | URL, *, echo: bool = False, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS
+    ) -> None:
         self.url = make_url(url)
         self.sqlite = is_sqlite(self.url)
-        self.engine = create_engine(self.url, echo=echo)
+        self.engine = create_engine(self.url, echo=echo, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
         self._reads = async_sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
         writer = self.engine.execution_options(**{_WRITE_OPTION: True})
         self._writes = async_sessionmaker(writer, expire_on_commit=False, autoflush=False)

@@ -1,6 +1,7 @@
 """Schema upgrades with Alembic, configured in code (no ini file needed at run time).
 
-The migration scripts live in ``migrations/`` at the top of the repository.
+The migration scripts live in ``migrations/`` at the top of the repository, installed as
+``bot.migrations`` (see :mod:`bot.db.migration_files`).
 
 Several bot processes may start at once against one PostgreSQL database (one per
 shard, each with ``AUTO_MIGRATE``); the upgrade holds a transaction-level advisory
@@ -8,8 +9,6 @@ lock, so they run one after the other and the later ones find the schema at head
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
@@ -19,8 +18,9 @@ from sqlalchemy import pool, text
 from sqlalchemy.engine import URL, Connection, make_url
 
 from bot.db.database import create_engine
+from bot.db.migration_files import migrations_dir
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS_DIR = migrations_dir()
 MIGRATION_LOCK_KEY = 0x7474_745F_6D69_6772
 """PostgreSQL advisory lock key ("ttt_migr") that serialises concurrent schema upgrades."""
 

@@ -31,6 +31,15 @@ async def test_every_connection_gets_the_pragmas(tmp_path: Path) -> None:
         await database.close()
 
 
+async def test_the_busy_timeout_is_a_setting(tmp_path: Path) -> None:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'p.sqlite3'}", sqlite_busy_timeout_ms=250)
+    try:
+        async with database.engine.connect() as connection:
+            assert (await connection.exec_driver_sql("PRAGMA busy_timeout")).scalar_one() == 250
+    finally:
+        await database.close()
+
+
 async def test_writes_take_the_write_lock_up_front_and_reads_do_not(tmp_path: Path) -> None:
     path = tmp_path / "lock.sqlite3"
     await upgrade_to_head(f"sqlite+aiosqlite:///{path}")

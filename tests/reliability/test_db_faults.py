@@ -29,8 +29,11 @@ from tests.reliability.tcp_proxy import TcpProxy
 pytestmark = [pytest.mark.e2e]
 
 BUSY = "try again"
-SQLITE_BUSY_GUARD = 30.0
-"""The bot waits 10 s for SQLite's lock (its busy timeout) before refusing."""
+SQLITE_BUSY_TIMEOUT_MS = 1500
+"""The bot's busy timeout in the lock test: past the 1 s after which a click is deferred."""
+SQLITE_BUSY_GUARD = 8.0
+"""Failure guard for the refusal of a locked click; shorter than the default 10 s busy timeout,
+so a bot that ignored ``SQLITE_BUSY_TIMEOUT_MS`` would fail it."""
 
 
 @pytest_asyncio.fixture
@@ -148,7 +151,7 @@ async def test_sqlite_locked_by_another_writer_past_the_busy_timeout(
 ) -> None:
     path = tmp_path / "ttt.sqlite3"
     url = f"sqlite+aiosqlite:///{path}"
-    bot = bot_process(emu, tmp_path, url)
+    bot = bot_process(emu, tmp_path, url, SQLITE_BUSY_TIMEOUT_MS=str(SQLITE_BUSY_TIMEOUT_MS))
     await run(bot)
     other = sqlite3.connect(path, isolation_level=None)
     try:

@@ -5,6 +5,10 @@ engine is still computing, and a click whose answer Discord is slow to take. The
 pool and the database close, every engine worker is gone, and the exit status is 0. Ctrl-C
 reaches the whole foreground process group, engine workers included, so SIGINT is sent to the
 bot and every process it started.
+
+Interactions that come once the stop has begun are never handled: while the clicks in flight
+finish they are told to try again in a moment, and once the bot closes its connections they go
+unanswered, so nothing runs on a closed HTTP session.
 """
 
 from __future__ import annotations
@@ -12,14 +16,17 @@ from __future__ import annotations
 import os
 import select
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.emulator import DiscordEmulator
+from bot.shutdown import RESTARTING
+from tests.emulator import DiscordEmulator, Interaction
+from tests.emulator.gateway import GatewaySession
 from tests.exts.harness import Table, board, cells
 from tests.reliability.conftest import bot_process, tracebacks
-from tests.reliability.seats import ANSWER
+from tests.reliability.seats import ANSWER, EDIT_ROUTE
 from tests.reliability.store import problems_of, read_store
 
 pytestmark = [pytest.mark.e2e]
@@ -103,3 +110,118 @@ async def test_a_stop_signal_finishes_the_clicks_in_flight_then_closes_everythin
         assert not tracebacks(bot), "\n".join(bot.output[-80:])
         store = await read_store(url)
         assert not problems_of(store) and store.move_count == 3
+
+
+async def test_interactions_that_arrive_while_the_bot_stops_are_told_to_retry_and_change_nothing(
+    tmp_path: Path,
+) -> None:
+    """While a click in flight finishes, a new command, click or autocomplete gets "try again", nothing more.
+
+    The click in flight is a 5x5 move whose board edit Discord is slow to take (held 5 s),
+    so the bot is still finishing it when the late interactions come.
+    """
+    async with DiscordEmulator() as emu:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"
+        bot = bot_process(emu, tmp_path, url, ENGINE_BUDGET_MS="1500")
+        await bot.start()
+        await bot.wait_ready(timeout=60)
+        try:
+            solo = Table.create(emu, "alice")
+            big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER)
+            pair = Table.create(emu, "bob", "carol")
+            challenge = await (await pair.slash("bob", "ttt start", opponent=pair["carol"])).wait_response()
+
+            slow = emu.delay_next("PATCH", EDIT_ROUTE, 5.0)
+            held = await solo.click(big, cells(big)[12].custom_id or "", "alice")
+            await emu.wait_for(lambda: slow.hits, ANSWER, "the 5x5 board's edit on its way to Discord")
+            bot.send_signal(signal.SIGTERM)
+            await bot.wait_for_output("Shutting down: finishing 1 interaction(s) in flight", timeout=ANSWER)
+            late = [
+                await pair.slash("bob", "ttt board"),
+                await pair.click(challenge, challenge.button(label="Accept").custom_id or "", "carol"),
+                await emu.autocomplete(solo.channel, solo["alice"], "ttt move", focused="cell", cell=""),
+            ]
+            refusals = [await it.wait_callback(timeout=ANSWER) for it in late]
+            code = await bot.wait_exit(timeout=30)
+        finally:
+            if bot.running:
+                bot.kill()
+                await bot.wait_exit()
+
+        assert code == 0, "\n".join(bot.output[-60:])
+        assert held.callback is not None and held.callback.type == 6
+        assert board(big)[12] == "X" and board(big).count("O") == 1, "the click in flight was played"
+        for it, refusal in zip(late[:2], refusals[:2], strict=True):
+            assert refusal.type == 4 and refusal.ephemeral, it
+            assert "restarting" in (refusal.data or {}).get("content", ""), refusal
+        assert refusals[2].type == 8 and late[2].choices == [], "autocomplete offers nothing"
+        assert any("Told 3 late interaction(s) to try again" in line for line in bot.output)
+        assert not tracebacks(bot), "\n".join(bot.output[-80:])
+        store = await read_store(url)
+        assert sorted(g.status.value for g in store.games.values()) == ["active", "pending"], (
+            "carol did not accept the challenge"
+        )
+        assert not problems_of(store) and store.move_count == 2, "only the click in flight and its reply"
+
+
+STREAM_LIMIT = 400
+"""At most this many interactions in the stream across a shutdown (a bound: it ends with the bot)."""
+
+
+def written(burst: list[Interaction], session: GatewaySession) -> Callable[[], bool]:
+    """Whether every interaction of ``burst`` went out on the bot's gateway (or the gateway is gone)."""
+    return lambda: all(it.delivered_at is not None for it in burst) or not session.live
+
+
+async def test_a_stream_of_interactions_across_the_stop_is_answered_or_turned_away_without_errors(
+    tmp_path: Path,
+) -> None:
+    """Commands keep coming, without waiting for answers, from before the stop until the bot is gone.
+
+    Each is answered in full (before the stop), told to try again (while the bot finishes),
+    or left unanswered (once it closes its connections): never handled half-way, and the
+    bot logs no error, such as a request on its already closed HTTP session.
+    """
+    async with DiscordEmulator() as emu:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"
+        bot = bot_process(emu, tmp_path, url)
+        await bot.start()
+        session = await bot.wait_ready(timeout=60)
+        tables = [Table.create(emu, "alice") for _ in range(4)]
+        for table in tables:
+            await (await table.slash("alice", "ttt start")).wait_response(timeout=ANSWER)
+        sent: list[Interaction] = []
+        try:
+            while bot.running and len(sent) < STREAM_LIMIT:
+                if len(sent) == 40:
+                    bot.send_signal(signal.SIGTERM)
+                burst = [await table.slash("alice", "ttt board") for table in tables]
+                sent += burst
+                await emu.wait_for(
+                    written(burst, session), ANSWER, "the burst written, or the gateway closed"
+                )
+            code = await bot.wait_exit(timeout=30)
+        finally:
+            if bot.running:
+                bot.kill()
+                await bot.wait_exit()
+
+        assert code == 0, "\n".join(bot.output[-60:])
+        errors = [line for line in bot.output if "Traceback" in line or "ERROR" in line]
+        assert not errors, "\n".join(bot.output[-80:])
+        delivered = sorted(
+            (it for it in sent if it.delivered_at is not None), key=lambda it: it.delivered_at or 0
+        )
+        kinds = [fate_of(it) for it in delivered]
+        assert kinds == sorted(kinds, key=FATES.index), f"handled after being turned away: {kinds}"
+        assert "retry" in kinds, "some command came while the bot was finishing"
+
+
+FATES = ["answered", "retry", "unanswered"]
+
+
+def fate_of(it: Interaction) -> str:
+    """What became of a command: answered in full, told to try again, or left unanswered."""
+    if it.callback is None:
+        return "unanswered"
+    return "retry" if RESTARTING in (it.callback.data or {}).get("content", "") else "answered"

@@ -1,0 +1,135 @@
+"""Stopping without loose ends: interactions in flight are finished, later ones are turned away.
+
+Shutdown (:meth:`bot.bot.TicTacToeBot.close`) goes through three stages, and
+:class:`InteractionGate` decides what happens to an interaction that arrives in each:
+
+1. **open**: discord.py handles it as usual (the games cog answers it);
+2. **refusing** (the interactions in flight are being finished): it is answered at once
+   with :data:`RESTARTING`, only to that user, and nothing else is done with it (an
+   autocomplete gets no suggestions);
+3. **closed** (the gateway and discord.py's HTTP session are being closed): it is dropped
+   unanswered, as if it had arrived after the bot was gone; Discord shows the user its own
+   "This interaction failed".
+
+So no interaction is ever handled with a closed HTTP session, and none is half-done: a
+click either is played and answered, or is not played at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import aiohttp
+import discord
+from discord.state import ConnectionState
+
+log = logging.getLogger(__name__)
+
+RESTARTING = "I'm restarting right now; please try again in a moment."
+"""The answer to an interaction that arrives while the bot shuts down."""
+
+INTERACTION_CREATE = "INTERACTION_CREATE"
+
+
+class InFlight:
+    """Counts the interactions being handled, so shutdown can wait until they are answered."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    @contextlib.asynccontextmanager
+    async def track(self) -> AsyncIterator[None]:
+        self._count += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._count -= 1
+            if self._count == 0:
+                self._idle.set()
+
+    async def wait_idle(self, seconds: float) -> bool:
+        """Wait until nothing is in flight; False if that took longer than ``seconds``."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
+
+class Stage(enum.Enum):
+    OPEN = "open"
+    REFUSING = "refusing"
+    CLOSED = "closed"
+
+
+class InteractionGate:
+    """Stands between the gateway and discord.py's handling of ``INTERACTION_CREATE``.
+
+    discord.py hands every gateway event to the parser of that name in
+    ``ConnectionState.parsers``; the gate takes that entry's place, so an interaction that
+    arrives during shutdown never reaches a command, a button or an ``on_interaction``
+    listener. Refusals are not counted as in flight: under steady traffic they would keep
+    shutdown waiting forever; :meth:`wait_refusals` waits for those already under way.
+    """
+
+    def __init__(self, state: ConnectionState[Any]) -> None:
+        self._state = state
+        self._parse: Callable[[Any], None] = state.parsers[INTERACTION_CREATE]
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.stage = Stage.OPEN
+        self.refused = 0
+        state.parsers[INTERACTION_CREATE] = self._receive
+
+    def refuse(self) -> None:
+        """From now on answer new interactions with :data:`RESTARTING` (the HTTP session must stay open)."""
+        if self.stage is Stage.OPEN:
+            self.stage = Stage.REFUSING
+
+    def close(self) -> None:
+        """From now on drop new interactions unanswered (the HTTP session is about to close)."""
+        self.stage = Stage.CLOSED
+
+    def _receive(self, data: Any) -> None:
+        if self.stage is Stage.OPEN:
+            self._parse(data)
+        elif self.stage is Stage.REFUSING:
+            self.refused += 1
+            task = asyncio.create_task(self._refuse(data), name=f"refuse-interaction-{data.get('id')}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        else:
+            log.debug("Shutting down: left interaction %s unanswered", data.get("id"))
+
+    async def _refuse(self, data: Any) -> None:
+        try:
+            interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=self._state)
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await interaction.response.send_message(RESTARTING, ephemeral=True)
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.warning("Shutting down: could not tell interaction %s to retry: %s", data.get("id"), error)
+        except Exception:
+            log.exception("Shutting down: could not read interaction %s", data.get("id"))
+
+    async def wait_refusals(self, seconds: float) -> bool:
+        """Wait until the refusals under way are sent; False (and they are given up) after ``seconds``."""
+        if not self._tasks:
+            return True
+        _, pending = await asyncio.wait(set(self._tasks), timeout=seconds)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        return not pending

@@ -1,0 +1,1 @@
+"""The Alembic migration scripts; installed inside the bot's distribution as ``bot.migrations``."""
