@@ -65,6 +65,10 @@ class _WatchedEngine(EnginePool):
         self.position: Board | None = None
         """The position the engine was last asked about."""
 
+    def move_at_once(self, board: Board, level: Level, seed: int) -> int | None:
+        """Never inline: every reply goes through :meth:`choose_move`, which shows the human's move first."""
+        return None
+
     async def choose_move(self, board: Board, level: Level, seed: int) -> int:
         self.position = board
         self.thinking.set()

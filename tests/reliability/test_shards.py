@@ -23,8 +23,8 @@ from sqlalchemy.engine import URL
 
 from bot.db import Database
 from bot.db.migrate import current_revision, head_revision
-from bot.engine import Board, Level
-from bot.services import Actor, EnginePool, First, GameService, GuildShards, ServiceSettings
+from bot.engine import Level
+from bot.services import Actor, First, GameService, GuildShards, ServiceSettings
 from bot.services import Place as ServicePlace
 from tests.databases import backend_url, create_database, database_url, drop_database, postgres_session_url
 from tests.emulator import DiscordEmulator, Interaction, Member, Message
@@ -41,6 +41,7 @@ from tests.reliability.shard_fixtures import (
     stop_quietly,
     stored_game,
 )
+from tests.services.helpers import BrokenEngine
 
 __all__ = ["backend_url", "database_url", "postgres_server", "postgres_session_url", "shared_postgres_url"]
 
@@ -141,13 +142,6 @@ async def test_each_shard_serves_its_guilds_and_a_game_survives_a_restart_of_its
             assert_legal_game(await stored_game(shared_postgres_url, game_id))
     started = sum(starts(process) for process in shards)
     assert len(emu.calls("PUT", SYNC_ROUTE)) == started, "every process start syncs the commands once"
-
-
-class BrokenEngine(EnginePool):
-    """An engine that fails, so a game is left waiting for the bot's move (as after a crash)."""
-
-    async def choose_move(self, board: Board, level: Level, seed: int) -> int:
-        raise RuntimeError("engine down")
 
 
 async def test_a_restarted_process_resumes_the_bots_pending_moves_in_its_own_guilds_only(
