@@ -103,7 +103,7 @@ def _median(starts: list[Start], phase: str) -> float:
     return statistics.median(float(getattr(start, phase)) for start in starts)
 
 
-def _report(ours: list[Start], baseline: list[Start], starts: int) -> str:
+def markdown(ours: list[Start], baseline: list[Start], starts: int) -> str:
     first, later = ours[0], ours[1:]
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     lines = [
@@ -122,17 +122,22 @@ def _report(ours: list[Start], baseline: list[Start], starts: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+async def run(starts: int, workdir: Path) -> tuple[list[Start], list[Start]]:
+    """Our bot's starts (the first on an empty database, then ``starts`` more) and the baseline's."""
+    baseline = await _measure(["-m", "bench.load_baseline_bot"], {}, workdir, starts)
+    env = {
+        "DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'startup.sqlite3'}",
+        "START_COOLDOWN_SECONDS": "0",
+        "LOG_LEVEL": "INFO",
+    }
+    ours = await _measure(["-m", "bot"], env, workdir, starts + 1)
+    return ours, baseline
+
+
 async def _main(starts: int) -> str:
     with tempfile.TemporaryDirectory(prefix="ttt-startup-") as tmp:
-        workdir = Path(tmp)
-        baseline = await _measure(["-m", "bench.load_baseline_bot"], {}, workdir, starts)
-        env = {
-            "DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'startup.sqlite3'}",
-            "START_COOLDOWN_SECONDS": "0",
-            "LOG_LEVEL": "INFO",
-        }
-        ours = await _measure(["-m", "bot"], env, workdir, starts + 1)
-    return _report(ours, baseline, starts)
+        ours, baseline = await run(starts, Path(tmp))
+    return markdown(ours, baseline, starts)
 
 
 def main(argv: list[str] | None = None) -> int:
