@@ -14,6 +14,7 @@ discord.py would otherwise connect to Discord's own gateway.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from typing import Any
@@ -56,6 +57,7 @@ class TicTacToeBot(commands.Bot):
         self.inflight = InFlight()
         self.gate = InteractionGate(self._connection)
         self._service: GameService | None = None
+        self._engine_start: asyncio.Task[None] | None = None
         self._shutting_down = False
 
     @property
@@ -68,11 +70,23 @@ class TicTacToeBot(commands.Bot):
         if self.settings.uses_custom_api_base:
             await self._use_gateway_of_api()
         self._service = self._build_service()
-        await self._service.engine.warm_up()
+        self._engine_start = asyncio.create_task(self._start_engine(self._service), name="engine-warm-up")
         await self.load_extension(GAMES_EXTENSION)
         if self.settings.sync_commands:
             await self._sync_commands()
         log.info("Ready to play: database %s", self.settings.database_url_display)
+
+    @staticmethod
+    async def _start_engine(service: GameService) -> None:
+        """Start the engine's worker processes while the bot connects, rather than on the first move.
+
+        Nothing waits for this: a move asked for before the workers are up waits for them in
+        the pool's queue, and if they fail to start, the first move starts a new pool.
+        """
+        try:
+            await service.engine.warm_up()
+        except Exception as error:
+            log.warning("Could not start the engine workers ahead of the first move: %s", error)
 
     def _build_service(self) -> GameService:
         settings = self.settings
@@ -161,6 +175,11 @@ class TicTacToeBot(commands.Bot):
             if self.gate.refused:
                 log.info("Told %d late interaction(s) to try again in a moment", self.gate.refused)
         await super().close()
+        engine_start, self._engine_start = self._engine_start, None
+        if engine_start is not None and not engine_start.done():
+            engine_start.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await engine_start
         service, self._service = self._service, None
         if service is not None:
             await service.close()

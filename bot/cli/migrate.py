@@ -45,9 +45,12 @@ async def upgrade_schema(settings: Settings) -> str | None:
 async def schema_problem(settings: Settings) -> str | None:
     """Without upgrading: None when the database is on the newest schema, else what to do, in one line."""
     from bot.db.migrate import current_revision, head_revision
+    from bot.db.revision import at_head
 
     where = settings.database_url_display
     try:
+        if await at_head(settings.database_url):
+            return None
         current = await current_revision(settings.database_url)
     except Exception as error:
         log.debug("Reading the schema revision failed", exc_info=True)

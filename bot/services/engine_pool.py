@@ -11,44 +11,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import multiprocessing.connection
-import os
-import signal
-import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from bot.engine import Analysis, Board, Level, analyze, answers_at_once, choose_move
+from bot.engine_worker import init_worker as _init_worker
+from bot.engine_worker import ready as _ready
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-def _ready() -> bool:
-    return True
-
-
-def _init_worker() -> None:
-    """Worker initializer: leave signals to the bot, and end with it.
-
-    Ctrl-C in a terminal reaches the whole process group; the bot shuts its pool
-    down in order, so a worker ignores SIGINT instead of dying mid-search with a
-    traceback. A bot killed with SIGKILL cannot shut its pool down, and a worker in
-    the middle of a 5x5 search would otherwise run on as an orphan: the parent's
-    sentinel becomes ready when the parent dies, so a daemon thread waits on it.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class EnginePool:

@@ -1,4 +1,4 @@
-"""Commands that need no database start without loading SQLAlchemy, Alembic or discord.py."""
+"""Commands load only what they need: no database library without a database, no Alembic when at head."""
 
 from __future__ import annotations
 
@@ -22,15 +22,27 @@ print(",".join(name for name in {heavy!r} if name in sys.modules))
 """
 
 
-@pytest.mark.parametrize("args", [("analyze", "X.O......"), ("play", "--no-db")])
-def test_no_database_library_is_imported(args: tuple[str, ...], tmp_path: Path) -> None:
+def loaded(heavy: tuple[str, ...], tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """Which of ``heavy`` ``python -m bot <args>`` imported, comma-separated."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+        [sys.executable, "-c", PROBE.format(heavy=heavy), *args],
         capture_output=True,
         text=True,
-        env=clean_env(),
+        env=clean_env(env),
         cwd=str(tmp_path),
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == ""
+    return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+
+
+@pytest.mark.parametrize("args", [("analyze", "X.O......"), ("play", "--no-db")])
+def test_no_database_library_is_imported(args: tuple[str, ...], tmp_path: Path) -> None:
+    assert loaded(HEAVY, tmp_path, *args) == ""
+
+
+def test_alembic_is_imported_only_when_the_schema_needs_an_upgrade(tmp_path: Path) -> None:
+    """Every start of the bot upgrades first; on a database already at head that must stay cheap."""
+    env = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"}
+    assert loaded(("alembic",), tmp_path, "migrate", env=env) == "alembic"  # creates the schema
+    assert loaded(("alembic",), tmp_path, "migrate", env=env) == ""  # already at head

@@ -2,40 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
-from sqlalchemy.engine import URL, Connection
+from sqlalchemy.engine import Connection
 
 from bot.db import Base, create_engine
 from bot.db.migrate import current_revision, downgrade_to, head_revision, upgrade_to_head
-from tests.databases import create_database, drop_database
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def server(request: pytest.FixtureRequest) -> URL | None:
-    """None for SQLite, or the PostgreSQL server's base URL."""
-    if request.param == "sqlite":
-        return None
-    url: URL = request.getfixturevalue("postgres_server")
-    return url
-
-
-@pytest.fixture
-async def empty_database(server: URL | None, tmp_path: Path) -> AsyncIterator[str]:
-    """A database with nothing in it, of its own (not the test session's shared one)."""
-    if server is None:
-        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}"
-        return
-    url = await create_database(server)
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        await drop_database(server, url)
 
 
 async def table_names(url: str) -> set[str]:

@@ -12,9 +12,11 @@ At the end, against the database: every move a user saw answered is stored, by t
 its ply; every stored human move was asked for by a click at that ply (so none is applied
 twice); every game replays legally to its stored board; no game waits for the bot; and every
 board message ever shown still plays: a click on it is answered and leaves it showing the game
-as stored. ``TTT_KILL_ROUNDS`` (SQLite) and ``TTT_KILL_ROUNDS_PG`` scale the rounds, ``TTT_KILL_LANES``
-runs that many independent bots (emulator, process, database) side by side, ``TTT_KILL_SEED``
-picks the seed.
+as stored. ``TTT_KILL_ROUNDS`` (SQLite, default 100) and ``TTT_KILL_ROUNDS_PG`` (default 6) scale
+the rounds, ``TTT_KILL_LANES`` runs that many independent bots (emulator, process, database) side
+by side, ``TTT_KILL_SEED`` picks the seed. A restart takes about a second (the schema check skips
+Alembic at head, READY does not wait for the engine workers), so 100 rounds on SQLite take about two
+minutes on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from tests.reliability.store import problems_of, read_store
 
 pytestmark = [pytest.mark.e2e]
 
-SQLITE_ROUNDS = int(os.environ.get("TTT_KILL_ROUNDS", "30"))
+SQLITE_ROUNDS = int(os.environ.get("TTT_KILL_ROUNDS", "100"))
 POSTGRES_ROUNDS = int(os.environ.get("TTT_KILL_ROUNDS_PG", "6"))
 LANES = int(os.environ.get("TTT_KILL_LANES", "2"))
 SEED = int(os.environ.get("TTT_KILL_SEED", "20261123"))
