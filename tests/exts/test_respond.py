@@ -171,3 +171,31 @@ async def test_a_redraw_is_skipped_when_the_message_already_shows_that_version()
         assert not newest
     async with order.edit(1, 5, newer_only=True) as newest:
         assert newest
+
+
+async def test_a_click_on_a_busy_bot_is_acknowledged_before_its_work_is_done(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(respond, "CLICK_ACK_SECONDS", 600.0)
+    interaction = FakeInteraction()
+    release = asyncio.Event()
+
+    async def held() -> str:
+        await release.wait()
+        return "moved"
+
+    busy = respond.BUSY_INTERACTIONS + 1
+    task = asyncio.ensure_future(respond.within_deadline(interaction, held(), thinking=False, in_flight=busy))
+    await asyncio.wait_for(interaction.response.deferred.wait(), 10)
+    release.set()
+    assert await task == "moved"
+    assert interaction.response.calls == [("defer", {"thinking": False, "ephemeral": False})]
+
+
+async def test_a_click_on_a_quiet_bot_is_answered_in_one_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(respond, "CLICK_ACK_SECONDS", 600.0)
+    interaction = FakeInteraction()
+    quiet = respond.BUSY_INTERACTIONS
+    work = asyncio.sleep(0, "moved")
+    assert await respond.within_deadline(interaction, work, thinking=False, in_flight=quiet) == "moved"
+    assert interaction.response.calls == []

@@ -372,7 +372,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         else:
             work = self.service.decline(place, user, click.game_id)
         try:
-            game = await within_deadline(interaction, work, thinking=False)
+            game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
         except GameError as error:
             if error.code in OUTDATED_BOARD:
                 await tell(interaction, error.message + " I've brought the board up to date.")

@@ -33,8 +33,12 @@ T = TypeVar("T")
 FAST_REPLY_SECONDS = 1.0
 """How long a command waits for its result before deferring; well inside Discord's 3 s."""
 
-CLICK_ACK_SECONDS = 0.05
+CLICK_ACK_SECONDS = 0.03
 """How long a click waits for its result before being acknowledged silently (one more request to Discord)."""
+
+BUSY_INTERACTIONS = 4
+"""With more interactions than this in flight, a click is acknowledged at once: on a busy event loop a
+50 ms timer fires late, and the acknowledgement would wait behind everyone else's work."""
 
 APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
 
@@ -42,16 +46,22 @@ _EPHEMERAL_DEFER = "ttt_ephemeral_defer"
 
 
 async def within_deadline(
-    interaction: discord.Interaction[Any], work: Awaitable[T], *, thinking: bool, ephemeral: bool = False
+    interaction: discord.Interaction[Any],
+    work: Awaitable[T],
+    *,
+    thinking: bool,
+    ephemeral: bool = False,
+    in_flight: int = 0,
 ) -> T:
     """Await ``work``; if it is slow, defer the interaction meanwhile.
 
     ``thinking`` defers with "Bot is thinking..." (a new message will answer);
     otherwise a component click is acknowledged silently and its message edited later.
     ``ephemeral`` makes a thinking defer (and so the answer) visible only to the user.
+    ``in_flight`` is how many interactions the bot is handling (see :data:`BUSY_INTERACTIONS`).
     """
     task = asyncio.ensure_future(work)
-    patience = FAST_REPLY_SECONDS if thinking else CLICK_ACK_SECONDS
+    patience = _patience(thinking, in_flight)
     done, _ = await asyncio.wait({task}, timeout=patience)
     if not done and not interaction.response.is_done():
         try:
@@ -61,6 +71,13 @@ async def within_deadline(
             # The work goes on; its answer tries the interaction again, then the channel API.
             log.warning("Could not defer interaction %s: %r", interaction.id, error)
     return await task
+
+
+def _patience(thinking: bool, in_flight: int) -> float:
+    """Seconds to wait for the result before deferring."""
+    if thinking:
+        return FAST_REPLY_SECONDS
+    return 0.0 if in_flight > BUSY_INTERACTIONS else CLICK_ACK_SECONDS
 
 
 def deferred_thinking(interaction: discord.Interaction[Any]) -> bool:
