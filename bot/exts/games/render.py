@@ -16,8 +16,8 @@ from datetime import datetime
 
 import discord
 
-from bot.db.enums import EndReason, GameResult, GameStatus
 from bot.engine import Mark, Outcome
+from bot.services import EndReason, GameResult, GameStatus
 from bot.services.views import (
     GameView,
     HintView,

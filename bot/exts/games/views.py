@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 import discord
 from discord.ext import commands
 
-from bot.db.enums import GameStatus
+from bot.services import GameStatus
 from bot.services.views import GameView
 
 GAMES_COG = "Games"
