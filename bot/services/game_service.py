@@ -399,17 +399,16 @@ class GameService:
         """The bot's move on ``board`` if the bot is on turn there and a table answers it, else None."""
         if game.level is None or board.is_over or rules.player_of(game, board.turn) is not None:
             return None
-        seed = (game.seed + board.ply) % (1 << 62)
         try:
-            return self.engine.move_at_once(board, Level(game.level), seed)
+            return self.engine.move_at_once(board, Level(game.level), self._bot_seed(game, board.ply))
         except Exception:
             log.exception("The engine failed on game %s; its move is left to the pool", game.id)
             return None
 
     @staticmethod
-    def _bot_seed(game: Game) -> int:
-        """The engine's seed for the bot's move at the game's current ply (replays choose alike)."""
-        return (game.seed + game.ply) % (1 << 62)
+    def _bot_seed(game: Game, ply: int) -> int:
+        """The engine's seed for the bot's move at ``ply`` (replays choose alike)."""
+        return (game.seed + ply) % (1 << 62)
 
     async def _after_human_turn(self, view: GameView) -> GameView:
         """Make the bot's reply if it is on turn; if the engine fails, :meth:`resume_bot_turns` retries."""
@@ -437,7 +436,7 @@ class GameService:
         if not seen.bot_to_move or seen.level is None:
             return seen
         board = Board.parse(seen.board)
-        cell = await self.engine.choose_move(board, seen.level, self._bot_seed(game))
+        cell = await self.engine.choose_move(board, seen.level, self._bot_seed(game, game.ply))
         now = self._clock()
         async with self._write() as repo:
             current = await repo.game(game_id)

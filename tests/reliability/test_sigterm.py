@@ -13,10 +13,11 @@ unanswered, so nothing runs on a closed HTTP session.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ import pytest
 from bot.shutdown import RESTARTING
 from tests.emulator import DiscordEmulator, Interaction
 from tests.emulator.gateway import GatewaySession
+from tests.emulator.process import BotProcess
 from tests.exts.harness import Table, board, cells
 from tests.reliability.conftest import bot_process, tracebacks
 from tests.reliability.seats import ANSWER, EDIT_ROUTE
@@ -68,38 +70,47 @@ def outlives(pid: int, guard: float = 10.0) -> bool:
         os.close(fd)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-async def test_a_stop_signal_finishes_the_clicks_in_flight_then_closes_everything(
-    tmp_path: Path, signum: signal.Signals
-) -> None:
+@contextlib.asynccontextmanager
+async def ready_bot(
+    tmp_path: Path, **settings: str
+) -> AsyncIterator[tuple[DiscordEmulator, BotProcess, str, GatewaySession]]:
+    """The emulator and a ready bot on a fresh SQLite file; killed at the end if still running."""
     async with DiscordEmulator() as emu:
         url = f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"
-        bot = bot_process(emu, tmp_path, url, ENGINE_BUDGET_MS="1500")
+        bot = bot_process(emu, tmp_path, url, **settings)
         await bot.start()
-        await bot.wait_ready(timeout=60)
+        session = await bot.wait_ready(timeout=60)
         try:
-            solo = Table.create(emu, "alice")
-            big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER)
-            pair = Table.create(emu, "alice", "bob")
-            small = await (await pair.slash("alice", "ttt start", opponent=pair["bob"])).wait_response()
-            accept = small.button(label="Accept").custom_id or ""
-            await (await pair.click(small, accept, "bob")).wait_response(timeout=ANSWER)
-
-            thinking = await solo.click(big, cells(big)[12].custom_id or "", "alice")
-            assert (await thinking.wait_callback(timeout=ANSWER)).type == 6, "the engine is still thinking"
-            slow = emu.delay_next("POST", CALLBACK, 1.0)
-            held = await pair.click(small, cells(small)[4].custom_id or "", "alice")
-            await emu.wait_for(lambda: slow.hits, ANSWER, "the click's answer on its way to Discord")
-            assert bot.pid is not None
-            workers = descendants(bot.pid)
-            assert workers, "the engine pool runs in worker processes"
-            for pid in [bot.pid, *workers] if signum == signal.SIGINT else [bot.pid]:
-                os.kill(pid, signum)
-            code = await bot.wait_exit(timeout=30)
+            yield emu, bot, url, session
         finally:
             if bot.running:
                 bot.kill()
                 await bot.wait_exit()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_stop_signal_finishes_the_clicks_in_flight_then_closes_everything(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    async with ready_bot(tmp_path, ENGINE_BUDGET_MS="1500") as (emu, bot, url, _):
+        solo = Table.create(emu, "alice")
+        big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER)
+        pair = Table.create(emu, "alice", "bob")
+        small = await (await pair.slash("alice", "ttt start", opponent=pair["bob"])).wait_response()
+        accept = small.button(label="Accept").custom_id or ""
+        await (await pair.click(small, accept, "bob")).wait_response(timeout=ANSWER)
+
+        thinking = await solo.click(big, cells(big)[12].custom_id or "", "alice")
+        assert (await thinking.wait_callback(timeout=ANSWER)).type == 6, "the engine is still thinking"
+        slow = emu.delay_next("POST", CALLBACK, 1.0)
+        held = await pair.click(small, cells(small)[4].custom_id or "", "alice")
+        await emu.wait_for(lambda: slow.hits, ANSWER, "the click's answer on its way to Discord")
+        assert bot.pid is not None
+        workers = descendants(bot.pid)
+        assert workers, "the engine pool runs in worker processes"
+        for pid in [bot.pid, *workers] if signum == signal.SIGINT else [bot.pid]:
+            os.kill(pid, signum)
+        code = await bot.wait_exit(timeout=30)
 
         assert code == 0, "\n".join(bot.output[-60:])
         assert held.callback is not None and held.callback.type in (6, 7) and board(small) == "....X...."
@@ -120,33 +131,24 @@ async def test_interactions_that_arrive_while_the_bot_stops_are_told_to_retry_an
     The click in flight is a 5x5 move whose board edit Discord is slow to take (held 5 s),
     so the bot is still finishing it when the late interactions come.
     """
-    async with DiscordEmulator() as emu:
-        url = f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"
-        bot = bot_process(emu, tmp_path, url, ENGINE_BUDGET_MS="1500")
-        await bot.start()
-        await bot.wait_ready(timeout=60)
-        try:
-            solo = Table.create(emu, "alice")
-            big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER)
-            pair = Table.create(emu, "bob", "carol")
-            challenge = await (await pair.slash("bob", "ttt start", opponent=pair["carol"])).wait_response()
+    async with ready_bot(tmp_path, ENGINE_BUDGET_MS="1500") as (emu, bot, url, _):
+        solo = Table.create(emu, "alice")
+        big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER)
+        pair = Table.create(emu, "bob", "carol")
+        challenge = await (await pair.slash("bob", "ttt start", opponent=pair["carol"])).wait_response()
 
-            slow = emu.delay_next("PATCH", EDIT_ROUTE, 5.0)
-            held = await solo.click(big, cells(big)[12].custom_id or "", "alice")
-            await emu.wait_for(lambda: slow.hits, ANSWER, "the 5x5 board's edit on its way to Discord")
-            bot.send_signal(signal.SIGTERM)
-            await bot.wait_for_output("Shutting down: finishing 1 interaction(s) in flight", timeout=ANSWER)
-            late = [
-                await pair.slash("bob", "ttt board"),
-                await pair.click(challenge, challenge.button(label="Accept").custom_id or "", "carol"),
-                await emu.autocomplete(solo.channel, solo["alice"], "ttt move", focused="cell", cell=""),
-            ]
-            refusals = [await it.wait_callback(timeout=ANSWER) for it in late]
-            code = await bot.wait_exit(timeout=30)
-        finally:
-            if bot.running:
-                bot.kill()
-                await bot.wait_exit()
+        slow = emu.delay_next("PATCH", EDIT_ROUTE, 5.0)
+        held = await solo.click(big, cells(big)[12].custom_id or "", "alice")
+        await emu.wait_for(lambda: slow.hits, ANSWER, "the 5x5 board's edit on its way to Discord")
+        bot.send_signal(signal.SIGTERM)
+        await bot.wait_for_output("Shutting down: finishing 1 interaction(s) in flight", timeout=ANSWER)
+        late = [
+            await pair.slash("bob", "ttt board"),
+            await pair.click(challenge, challenge.button(label="Accept").custom_id or "", "carol"),
+            await emu.autocomplete(solo.channel, solo["alice"], "ttt move", focused="cell", cell=""),
+        ]
+        refusals = [await it.wait_callback(timeout=ANSWER) for it in late]
+        code = await bot.wait_exit(timeout=30)
 
         assert code == 0, "\n".join(bot.output[-60:])
         assert held.callback is not None and held.callback.type == 6
@@ -182,29 +184,18 @@ async def test_a_stream_of_interactions_across_the_stop_is_answered_or_turned_aw
     or left unanswered (once it closes its connections): never handled half-way, and the
     bot logs no error, such as a request on its already closed HTTP session.
     """
-    async with DiscordEmulator() as emu:
-        url = f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"
-        bot = bot_process(emu, tmp_path, url)
-        await bot.start()
-        session = await bot.wait_ready(timeout=60)
+    async with ready_bot(tmp_path) as (emu, bot, _, session):
         tables = [Table.create(emu, "alice") for _ in range(4)]
         for table in tables:
             await (await table.slash("alice", "ttt start")).wait_response(timeout=ANSWER)
         sent: list[Interaction] = []
-        try:
-            while bot.running and len(sent) < STREAM_LIMIT:
-                if len(sent) == 40:
-                    bot.send_signal(signal.SIGTERM)
-                burst = [await table.slash("alice", "ttt board") for table in tables]
-                sent += burst
-                await emu.wait_for(
-                    written(burst, session), ANSWER, "the burst written, or the gateway closed"
-                )
-            code = await bot.wait_exit(timeout=30)
-        finally:
-            if bot.running:
-                bot.kill()
-                await bot.wait_exit()
+        while bot.running and len(sent) < STREAM_LIMIT:
+            if len(sent) == 40:
+                bot.send_signal(signal.SIGTERM)
+            burst = [await table.slash("alice", "ttt board") for table in tables]
+            sent += burst
+            await emu.wait_for(written(burst, session), ANSWER, "the burst written, or the gateway closed")
+        code = await bot.wait_exit(timeout=30)
 
         assert code == 0, "\n".join(bot.output[-60:])
         errors = [line for line in bot.output if "Traceback" in line or "ERROR" in line]
