@@ -20,8 +20,8 @@ play: $(STAMP)
 	$(BIN)/python -m bot play
 
 lint: $(STAMP)
-	$(BIN)/ruff check bot tests bench migrations
-	$(BIN)/ruff format --check bot tests bench migrations
+	$(BIN)/ruff check bot tests bench migrations discord_emulator
+	$(BIN)/ruff format --check bot tests bench migrations discord_emulator
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -57,8 +57,8 @@ from bench.load_driver import (
     set_tables,
 )
 from bench.service import postgres_database
-from tests.emulator import DiscordEmulator, Interaction
-from tests.emulator.process import BotProcess
+from discord_emulator import DiscordEmulator, Interaction
+from discord_emulator.process import BotProcess
 
 BOTS = ("baseline", "sqlite", "postgresql")
 LEVELS = (1, 10, 50)

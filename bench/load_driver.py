@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from tests.emulator import Button, Channel, DiscordEmulator, Guild, Interaction, Member, Message
+from discord_emulator import Button, Channel, DiscordEmulator, Guild, Interaction, Member, Message
 
 ANSWER_TIMEOUT = 30.0
 """Failure guard for one answer of the bot; far above anything a working bot needs."""

@@ -36,8 +36,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.load_driver import ANSWER_TIMEOUT, cells_of, marks_of
-from tests.emulator import DiscordEmulator, Message
-from tests.emulator.process import BotProcess
+from discord_emulator import DiscordEmulator, Message
+from discord_emulator.process import BotProcess
 
 START_TIMEOUT = 90.0
 """Failure guard for one start; far above anything a working bot needs."""

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.emulator import DiscordEmulator
+from discord_emulator import DiscordEmulator
 from tests.exts.harness import BotUnderTest
 
 

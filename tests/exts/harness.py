@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.emulator import Button, Channel, DiscordEmulator, Guild, Interaction, Member, Message, Perm
-from tests.emulator.process import BotProcess
+from discord_emulator import Button, Channel, DiscordEmulator, Guild, Interaction, Member, Message, Perm
+from discord_emulator.process import BotProcess
 
 START_TIMEOUT = 60.0
 """Failure guard for a bot start (imports, migration, engine pool, login, command sync, gateway)."""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from tests.emulator import DiscordEmulator, Message
+from discord_emulator import DiscordEmulator, Message
 from tests.exts.harness import (
     SUCCESS,
     BotUnderTest,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.emulator import DiscordEmulator
+from discord_emulator import DiscordEmulator
 from tests.exts.harness import (
     DANGER,
     PRIMARY,

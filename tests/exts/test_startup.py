@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.emulator import DiscordEmulator
-from tests.emulator.process import BotProcess
+from discord_emulator import DiscordEmulator
+from discord_emulator.process import BotProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

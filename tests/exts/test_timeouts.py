@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.emulator import DiscordEmulator, Message
+from discord_emulator import DiscordEmulator, Message
 from tests.exts.harness import BotUnderTest, Table, answer, cells, controls, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+from discord_emulator import DiscordEmulator
+from discord_emulator.process import BotProcess
 from tests.databases import postgres_server
-from tests.emulator import DiscordEmulator
-from tests.emulator.process import BotProcess
 from tests.exts.conftest import bot, bot_settings, emu
 
 __all__ = ["bot", "bot_process", "bot_settings", "emu", "kill9", "postgres_server", "tracebacks"]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.engine import Board, Status
-from tests.emulator import DiscordEmulator, Interaction, Message
+from discord_emulator import DiscordEmulator, Interaction, Message
 from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, Table, answer
 
 T = TypeVar("T")

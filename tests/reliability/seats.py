@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from tests.emulator import DiscordEmulator, Interaction, Message
+from discord_emulator import DiscordEmulator, Interaction, Message
 from tests.exts.harness import Table, board, cells
 from tests.reliability.store import read_store
 

@@ -21,8 +21,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.db.migrate import upgrade_to_head
 from bot.engine import Board
+from discord_emulator import Channel, DiscordEmulator, GatewaySession, Guild, Interaction, Member
 from tests.databases import create_database, drop_database, postgres_server
-from tests.emulator import Channel, DiscordEmulator, GatewaySession, Guild, Interaction, Member
 from tests.exts.harness import BotUnderTest
 
 __all__ = ["postgres_server"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.emulator import Channel, DiscordEmulator
+from discord_emulator import Channel, DiscordEmulator
 from tests.exts.harness import BotUnderTest, Table, answer, private_answer
 from tests.reliability.helpers import boards_recorded, changes, query, snapshot
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.emulator import GatewaySession, Member, Message
+from discord_emulator import GatewaySession, Member, Message
 from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, answer, board, cells
 from tests.reliability.shard_fixtures import (
     PinnedEmulator,

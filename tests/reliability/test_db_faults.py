@@ -17,9 +17,9 @@ import pytest
 import pytest_asyncio
 from sqlalchemy.engine import URL
 
+from discord_emulator import DiscordEmulator, Interaction, Message
+from discord_emulator.process import BotProcess
 from tests.databases import create_database, drop_database
-from tests.emulator import DiscordEmulator, Interaction, Message
-from tests.emulator.process import BotProcess
 from tests.exts.harness import Table, board, cells
 from tests.reliability.conftest import bot_process
 from tests.reliability.seats import ANSWER

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.emulator import DiscordEmulator, Message
+from discord_emulator import DiscordEmulator, Message
 from tests.exts.conftest import bot, emu
 from tests.exts.harness import BotProcess, Table, answer, board, cells
 from tests.reliability.store import read_store

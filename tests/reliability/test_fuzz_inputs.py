@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Board, EngineInputError, parse_cell
-from tests.emulator import Channel, DiscordEmulator, Interaction, Member, Message
+from discord_emulator import Channel, DiscordEmulator, Interaction, Member, Message
 from tests.exts.harness import BotUnderTest, Table, answer, board, click_cell, free_cells
 from tests.reliability import fuzzing
 from tests.reliability.helpers import (

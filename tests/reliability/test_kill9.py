@@ -32,9 +32,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL
 
+from discord_emulator import DiscordEmulator, Message
+from discord_emulator.process import BotProcess
 from tests.databases import create_database, drop_database
-from tests.emulator import DiscordEmulator, Message
-from tests.emulator.process import BotProcess
 from tests.exts.harness import Table, board, cells
 from tests.reliability.conftest import bot_process, kill9, tracebacks
 from tests.reliability.seats import ANSWER, Seat, game_of, is_live_board

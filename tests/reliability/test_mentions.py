@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.emulator import DiscordEmulator
+from discord_emulator import DiscordEmulator
 from tests.exts.harness import BotUnderTest, Table, answer, cells, click_cell, free_cells, private_answer
 from tests.reliability.helpers import duel
 

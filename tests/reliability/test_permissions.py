@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.emulator import DiscordEmulator, Message, Perm
+from discord_emulator import DiscordEmulator, Message, Perm
 from tests.exts.harness import BotUnderTest, Table, answer, board, cells, click_cell, private_answer
 from tests.reliability.helpers import boards_recorded, changes, duel, query, snapshot
 

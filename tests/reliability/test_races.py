@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.emulator import Channel, DiscordEmulator, Interaction, Message
+from discord_emulator import Channel, DiscordEmulator, Interaction, Message
 from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, Table, board, cells, free_cells
 from tests.reliability.helpers import (
     STALE_REFRESH,

@@ -26,8 +26,8 @@ from bot.db.migrate import current_revision, head_revision
 from bot.engine import Level
 from bot.services import Actor, First, GameService, GuildShards, ServiceSettings
 from bot.services import Place as ServicePlace
+from discord_emulator import DiscordEmulator, Interaction, Member, Message
 from tests.databases import backend_url, create_database, database_url, drop_database, postgres_session_url
-from tests.emulator import DiscordEmulator, Interaction, Member, Message
 from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, answer, board, cells
 from tests.reliability.shard_fixtures import (
     Place,

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from bot.shutdown import RESTARTING
-from tests.emulator import DiscordEmulator, Interaction
-from tests.emulator.gateway import GatewaySession
-from tests.emulator.process import BotProcess
+from discord_emulator import DiscordEmulator, Interaction
+from discord_emulator.gateway import GatewaySession
+from discord_emulator.process import BotProcess
 from tests.exts.harness import Table, board, cells
 from tests.reliability.conftest import bot_process, tracebacks
 from tests.reliability.seats import ANSWER, EDIT_ROUTE

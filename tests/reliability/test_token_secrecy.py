@@ -15,7 +15,7 @@ from asyncio.subprocess import PIPE, STDOUT
 
 import pytest
 
-from tests.emulator import DiscordEmulator
+from discord_emulator import DiscordEmulator
 from tests.exts.harness import BotUnderTest, Table, answer, click_cell, free_cells, private_answer
 from tests.reliability.helpers import duel
 

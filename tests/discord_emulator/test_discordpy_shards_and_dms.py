@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.emulator import DiscordEmulator, shard_for
-from tests.emulator.fixtures import running
-from tests.emulator.sample_bot import ShardedThrowawayBot, ThrowawayBot
+from discord_emulator import DiscordEmulator, shard_for
+from discord_emulator.fixtures import running
+from tests.discord_emulator.sample_bot import ShardedThrowawayBot, ThrowawayBot
 
 pytestmark = pytest.mark.e2e
 

@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.emulator import DiscordEmulator
+from discord_emulator import DiscordEmulator
 
 DEFAULT_INTENTS = 53575421  # discord.Intents.default(): no privileged intent
 MEMBERS_INTENT = 1 << 1

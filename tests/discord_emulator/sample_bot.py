@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from tests.emulator import Channel, DiscordEmulator, Guild, Member
+from discord_emulator import Channel, DiscordEmulator, Guild, Member
 
 
 class CellButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"cell:(?P<index>\d)"):

@@ -9,7 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.emulator import DiscordEmulator, InteractionUsageError, Perm
+from discord_emulator import DiscordEmulator, InteractionUsageError, Perm
 
 COMMANDS = [
     {

@@ -7,8 +7,8 @@ import signal
 
 import pytest
 
-from tests.emulator import DiscordEmulator
-from tests.emulator.process import BotProcess
+from discord_emulator import DiscordEmulator
+from discord_emulator.process import BotProcess
 
 pytestmark = pytest.mark.e2e
 
@@ -18,7 +18,7 @@ async def test_bot_process_survives_sigkill_and_its_buttons_still_work(emulator:
     alice = emulator.create_member(guild, "alice")
     channel = emulator.channel(guild)
     bot = BotProcess(
-        emulator, ["-m", "tests.emulator.sample_bot_process"], env={"SYNC_GUILD_ID": str(guild.id)}
+        emulator, ["-m", "tests.discord_emulator.sample_bot_process"], env={"SYNC_GUILD_ID": str(guild.id)}
     )
     async with bot:
         await bot.wait_ready()

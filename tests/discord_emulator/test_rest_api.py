@@ -8,8 +8,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.emulator import DiscordEmulator, Perm, shard_for
-from tests.emulator.snowflakes import SnowflakeFactory
+from discord_emulator import DiscordEmulator, Perm, shard_for
+from discord_emulator.snowflakes import SnowflakeFactory
 
 Call = Callable[..., Awaitable[tuple[int, Any]]]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.emulator.sample_bot import Arena
+from tests.discord_emulator.sample_bot import Arena
 
 pytestmark = pytest.mark.e2e
 

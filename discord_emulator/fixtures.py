@@ -1,6 +1,6 @@
 """Pytest fixtures for tests that drive a bot through the emulator.
 
-Use them from another test package with ``from tests.emulator.fixtures import *  # noqa: F403`` in its
+Use them from another test package with ``from discord_emulator.fixtures import *  # noqa: F403`` in its
 ``conftest.py`` (or name them in ``pytest_plugins``).
 """
 

@@ -21,7 +21,7 @@ from types import TracebackType
 from .emulator import DiscordEmulator
 from .gateway import GatewaySession
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 class BotProcess:

@@ -1,4 +1,4 @@
-"""``python -m tests.emulator.sample_bot_process``: the throwaway bot as a process of its own.
+"""``python -m tests.discord_emulator.sample_bot_process``: the throwaway bot as a process of its own.
 
 It configures discord.py from the environment the way the real bot must to reach an emulator or a
 proxy: ``Route.BASE`` from ``DISCORD_API_BASE`` before logging in, and the gateway address from that

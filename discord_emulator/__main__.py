@@ -1,4 +1,4 @@
-"""``python -m tests.emulator``: a standalone emulator for trying a bot by hand.
+"""``python -m discord_emulator``: a standalone emulator for trying a bot by hand.
 
 It seeds guilds with a ``general`` channel and some members, prints one JSON line with the API base,
 the token and the ids, then prints every REST call and gateway dispatch until interrupted. Tests do
@@ -64,7 +64,7 @@ async def serve(host: str, port: int, guilds: int, members: list[str]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m tests.emulator", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m discord_emulator", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--guilds", type=int, default=1)

@@ -4,9 +4,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.emulator import DiscordEmulator, Perm
-from tests.emulator.fixtures import discord_py_on_emulator, emulator, running
-from tests.emulator.sample_bot import Arena, ThrowawayBot
+from discord_emulator import DiscordEmulator, Perm
+from discord_emulator.fixtures import discord_py_on_emulator, emulator, running
+from tests.discord_emulator.sample_bot import Arena, ThrowawayBot
 
 __all__ = ["arena", "discord_py_on_emulator", "emulator"]
 

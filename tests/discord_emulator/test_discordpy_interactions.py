@@ -5,8 +5,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.emulator import InteractionUsageError
-from tests.emulator.sample_bot import Arena
+from discord_emulator import InteractionUsageError
+from tests.discord_emulator.sample_bot import Arena
 
 pytestmark = pytest.mark.e2e
 
