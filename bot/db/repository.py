@@ -6,6 +6,10 @@ A :class:`Repository` wraps one session inside one transaction (see
 (``UPDATE games ... WHERE id = :id AND version = :version``): when two writers
 read the same version, the database applies exactly one of them, whether they
 run in one process or in several processes sharing one PostgreSQL server.
+
+In a write transaction the repository serves games from the process's
+:class:`~bot.db.live_games.LiveGameCache` and keeps it current (see
+:mod:`bot.db.live_games`); read transactions always ask the database.
 """
 
 from __future__ import annotations
@@ -21,14 +25,38 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
 from bot.db.enums import LIVE_STATUSES, GameStatus
+from bot.db.live_games import Batch, LiveGameCache
 from bot.db.models import Game, Move, Player, Rating
+
+_GAME_COLUMNS = tuple(Game.__table__.columns)
 
 
 class Repository:
-    """Queries over one session; the caller owns the transaction."""
+    """Queries over one session; the caller owns the transaction.
 
-    def __init__(self, session: AsyncSession) -> None:
+    ``cache`` and ``batch`` are given in write transactions: games are then read from
+    and kept in the cache, and every write is noted on the batch.
+    """
+
+    def __init__(
+        self, session: AsyncSession, cache: LiveGameCache | None = None, batch: Batch | None = None
+    ) -> None:
         self.session = session
+        self._cache = cache
+        self._batch = batch
+
+    def _writing(self) -> None:
+        """Note that this transaction writes (a failure after this rolls back its whole batch)."""
+        if self._batch is not None:
+            self._batch.writer_wrote = True
+
+    def _keep(self, game: Game) -> Game:
+        """Make ``game`` the cached copy of its row."""
+        if self._cache is not None:
+            self._cache.put(game)
+        if self._batch is not None:
+            self._batch.touched.add(game.id)
+        return game
 
     def _insert(self, model: type[Player] | type[Rating]) -> Any:
         """An INSERT that supports ``on_conflict_do_*`` on the session's dialect."""
@@ -41,6 +69,7 @@ class Repository:
 
     async def save_player(self, user_id: int, display_name: str, now: datetime) -> None:
         """Insert the player, or update their last known display name."""
+        self._writing()
         statement = self._insert(Player).values(
             id=user_id, display_name=display_name, created_at=now, updated_at=now
         )
@@ -58,19 +87,42 @@ class Repository:
 
     # Games
 
-    async def game(self, game_id: int) -> Game | None:
-        return await self.session.get(Game, game_id)
+    async def game(self, game_id: int, *, cached: bool = False) -> Game | None:
+        """The game ``game_id``; with ``cached``, this process's copy when it has one.
+
+        A cached copy is as this process last committed or read it: another process may
+        have changed the game since. A compare-and-set on it then fails, and a caller
+        that refuses a request because of what the copy says should decide again on a
+        fresh read (``cached=False``, which also refreshes the cache).
+        """
+        if cached and self._cache is not None:
+            copy = self._cache.get(game_id)
+            if copy is not None:
+                if self._batch is not None:
+                    self._batch.touched.add(game_id)
+                return copy
+        game = await self.session.get(Game, game_id, populate_existing=self._cache is not None)
+        return None if game is None else self._keep(game)
 
     async def reload(self, game: Game) -> None:
-        """Read ``game`` again (after losing a compare-and-set, to show what won)."""
-        await self.session.refresh(game)
+        """Read ``game`` again from the database (after losing a compare-and-set, to show what won)."""
+        result = await self.session.execute(select(*_GAME_COLUMNS).where(Game.id == game.id))
+        row = result.one_or_none()
+        if row is None:
+            if self._cache is not None:
+                self._cache.drop(game.id)
+            return
+        for column, value in zip(_GAME_COLUMNS, row, strict=True):
+            set_committed_value(game, column.key, value)
+        self._keep(game)
 
     async def live_game(self, channel_id: int) -> Game | None:
         """The pending or active game of a channel, if any."""
         result = await self.session.execute(
             select(Game).where(Game.channel_id == channel_id, Game.status.in_(LIVE_STATUSES))
         )
-        return result.scalars().first()
+        game = result.scalars().first()
+        return None if game is None else self._keep(game)
 
     async def add_game(self, **values: Any) -> Game | None:
         """Insert a game; None when the channel already has a live one (the partial unique index)."""
@@ -81,13 +133,15 @@ class Repository:
                 await self.session.flush()
         except IntegrityError:
             return None
-        return game
+        self._writing()
+        return self._keep(game)
 
     async def update_game(self, game: Game, **values: Any) -> bool:
         """Compare-and-set: apply ``values`` only if the stored version is still ``game.version``.
 
         On success the version goes up by one and ``game`` shows the new values; on
-        failure (another writer got there first) nothing changes and False is returned.
+        failure (another writer got there first) nothing changes and False is returned, and
+        the game leaves the cache, so that its next use reads what the other writer stored.
         """
         expected = game.version
         values["version"] = expected + 1
@@ -98,9 +152,13 @@ class Repository:
             .execution_options(synchronize_session=False)
         )
         if getattr(result, "rowcount", 0) != 1:
+            if self._cache is not None:
+                self._cache.drop(game.id)
             return False
+        self._writing()
         for name, value in values.items():
             set_committed_value(game, name, value)
+        self._keep(game)
         return True
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
@@ -111,7 +169,15 @@ class Repository:
             .values(message_channel_id=channel_id, message_id=message_id)
             .execution_options(synchronize_session=False)
         )
-        return getattr(result, "rowcount", 0) == 1
+        if getattr(result, "rowcount", 0) != 1:
+            return False
+        self._writing()
+        cached = None if self._cache is None else self._cache.get(game_id)
+        if cached is not None:
+            set_committed_value(cached, "message_channel_id", channel_id)
+            set_committed_value(cached, "message_id", message_id)
+            self._keep(cached)
+        return True
 
     async def last_game_created_by(self, user_id: int) -> datetime | None:
         result = await self.session.execute(
@@ -192,6 +258,9 @@ class Repository:
         self, game_id: int, moves: Sequence[tuple[int, int, str, int | None]], played_at: datetime
     ) -> None:
         """Insert consecutive moves of a game, each ``(ply, cell, mark, player_id)``, in one statement."""
+        self._writing()
+        if self._batch is not None:
+            self._batch.stores_moves = True
         await self.session.execute(
             insert(Move).values(
                 [
@@ -219,6 +288,7 @@ class Repository:
     ) -> dict[tuple[int, int], Rating]:
         """The rating rows of these players in these scopes, created at ``initial`` if missing,
         locked for this transaction (in a fixed order, so two games ending at once cannot deadlock)."""
+        self._writing()
         rows = [
             {
                 "player_id": player_id,

@@ -93,8 +93,9 @@ class GameService:
             raise GameError(_UNAVAILABLE, code="unavailable", retry_after=5.0) from error
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[Repository]:
-        async with self._guard(), self.database.write() as repo:
+    async def _write(self, *, isolated: bool = False) -> AsyncIterator[Repository]:
+        """A write transaction; ``isolated`` for one that may refuse after it wrote (``Database.write``)."""
+        async with self._guard(), self.database.write(isolated=isolated) as repo:
             yield repo
 
     @asynccontextmanager
@@ -136,14 +137,19 @@ class GameService:
 
     # Lookups and checks
 
-    async def _game_here(self, repo: Repository, place: Place, game_id: int | None) -> Game:
-        """The game a request is about: ``game_id`` (which must be in this channel) or the live one."""
+    async def _game_here(
+        self, repo: Repository, place: Place, game_id: int | None, *, cached: bool = False
+    ) -> Game:
+        """The game a request is about: ``game_id`` (which must be in this channel) or the live one.
+
+        ``cached``: this process's copy of ``game_id`` will do (see :meth:`Repository.game`).
+        """
         if game_id is None:
             game = await repo.live_game(place.channel_id)
             if game is None:
                 raise GameError("There is no game running in this channel.", code="no_game")
             return game
-        found = await repo.game(game_id)
+        found = await repo.game(game_id, cached=cached)
         if found is None or found.channel_id != place.channel_id or found.guild_id != place.guild_id:
             raise GameError("That game is not in this channel.", code="no_game")
         return found
@@ -238,7 +244,7 @@ class GameService:
         rules.check_size(size)
         human_x = self._human_is_x(first)
         now = self._clock()
-        async with self._write() as repo:
+        async with self._write(isolated=True) as repo:
             await self._check_can_start(repo, place, player.user_id, now)
             await self._save_players(repo, now, player)
             x, o = (player.user_id, None) if human_x else (None, player.user_id)
@@ -273,7 +279,7 @@ class GameService:
         rules.check_size(size)
         challenger_x = self._human_is_x(first)
         now = self._clock()
-        async with self._write() as repo:
+        async with self._write(isolated=True) as repo:
             await self._check_can_start(repo, place, challenger.user_id, now)
             await self._save_players(repo, now, challenger, opponent)
             sides = (challenger.user_id, opponent.user_id)
@@ -318,7 +324,7 @@ class GameService:
         is a new challenge they must accept.
         """
         now = self._clock()
-        async with self._write() as repo:
+        async with self._write(isolated=True) as repo:
             old = await self._game_here(repo, place, game_id)
             if old.status is not GameStatus.FINISHED:
                 raise GameError("A rematch can follow only a finished game.", code="not_finished")
@@ -347,10 +353,31 @@ class GameService:
         ``cell`` is the contract's notation (``"b2"``, ``"5"``) or a 0-based index (a
         button). A button passes its ``game_id`` and the ``expected_ply`` it was drawn
         at, so a click on an outdated board is refused instead of played.
+
+        A button's move is first decided on this process's cached copy of the game (no
+        read from the database); a refusal is decided again on a fresh read, since
+        another process may have changed the game since this one last saw it.
         """
+        if game_id is None:
+            return await self._move(place, user, cell, None, expected_ply, cached=False)
+        try:
+            return await self._move(place, user, cell, game_id, expected_ply, cached=True)
+        except GameError:
+            return await self._move(place, user, cell, game_id, expected_ply, cached=False)
+
+    async def _move(
+        self,
+        place: Place,
+        user: Actor,
+        cell: str | int,
+        game_id: int | None,
+        expected_ply: int | None,
+        *,
+        cached: bool,
+    ) -> GameView:
         now = self._clock()
         async with self._write() as repo:
-            game = await self._game_here(repo, place, game_id)
+            game = await self._game_here(repo, place, game_id, cached=cached)
             names = await self._names(repo, game)
             board = rules.check_turn(game, user.user_id, expected_ply, names)
             index = rules.cell_index(cell, board)
