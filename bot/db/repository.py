@@ -14,11 +14,25 @@ In a write transaction the repository serves games from the process's
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Insert, Integer, and_, func, insert, literal, or_, select, update
+from sqlalchemy import (
+    Insert,
+    Integer,
+    Table,
+    Update,
+    and_,
+    bindparam,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,6 +43,19 @@ from bot.db.live_games import Batch, LiveGameCache
 from bot.db.models import Game, Move, Player, Rating
 
 _GAME_COLUMNS = tuple(Game.__table__.columns)
+_GAMES: Table = Game.__table__  # type: ignore[assignment]
+_MOVES: Table = Move.__table__  # type: ignore[assignment]
+_INSERT_MOVE = insert(_MOVES)
+
+
+@functools.cache
+def _compare_and_set(columns: tuple[str, ...]) -> Update:
+    """``UPDATE games SET <columns> WHERE id = :_id AND version = :_expected``, built once per column set."""
+    return (
+        update(_GAMES)
+        .where(_GAMES.c.id == bindparam("_id"), _GAMES.c.version == bindparam("_expected"))
+        .values({name: bindparam(name) for name in columns})
+    )
 
 
 class Repository:
@@ -145,11 +172,9 @@ class Repository:
         """
         expected = game.version
         values["version"] = expected + 1
-        result = await self.session.execute(
-            update(Game)
-            .where(Game.id == game.id, Game.version == expected)
-            .values(**values)
-            .execution_options(synchronize_session=False)
+        connection = await self.session.connection()
+        result = await connection.execute(
+            _compare_and_set(tuple(sorted(values))), {**values, "_id": game.id, "_expected": expected}
         )
         if getattr(result, "rowcount", 0) != 1:
             if self._cache is not None:
@@ -261,20 +286,20 @@ class Repository:
         self._writing()
         if self._batch is not None:
             self._batch.stores_moves = True
-        await self.session.execute(
-            insert(Move).values(
-                [
-                    {
-                        "game_id": game_id,
-                        "ply": ply,
-                        "cell": cell,
-                        "mark": mark,
-                        "player_id": player_id,
-                        "played_at": played_at,
-                    }
-                    for ply, cell, mark, player_id in moves
-                ]
-            )
+        connection = await self.session.connection()
+        await connection.execute(
+            _INSERT_MOVE,
+            [
+                {
+                    "game_id": game_id,
+                    "ply": ply,
+                    "cell": cell,
+                    "mark": mark,
+                    "player_id": player_id,
+                    "played_at": played_at,
+                }
+                for ply, cell, mark, player_id in moves
+            ],
         )
 
     async def moves(self, game_id: int) -> Sequence[Move]:
