@@ -158,6 +158,8 @@ class WriteBatches:
         finally:
             batch.finished += 1
             if batch.finished == batch.joined:
+                if self._filling is batch:  # closed to newcomers before the commit is even scheduled
+                    self._filling = None
                 await asyncio.shield(asyncio.ensure_future(self._end(batch)))
         failure = await asyncio.shield(batch.outcome)
         if failure is not None:
@@ -185,8 +187,6 @@ class WriteBatches:
 
     async def _end(self, batch: Batch) -> None:
         """Commit the batch (or roll it back after a failure) and tell every writer how it went."""
-        if self._filling is batch:
-            self._filling = None
         session = batch.session
         if session is None:  # every writer left before its body ran
             batch.outcome.set_result(batch.failure)
