@@ -20,40 +20,59 @@ sweep still counts.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.db import Database, DatabaseUnavailable, EndReason, Game, GameResult, GameStatus, Repository
+from bot.db import (
+    GLOBAL_SCOPE,
+    Database,
+    DatabaseUnavailable,
+    EndReason,
+    Game,
+    GameResult,
+    GameStatus,
+    Repository,
+)
 from bot.engine import Board, Level, Mark, Status, format_cell
 from bot.errors import GameError
+from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_replay
 from bot.services import rules
 from bot.services.engine_pool import EnginePool
+from bot.services.looking_back import check_visible, replay_moves, visible_from
 from bot.services.presenter import game_view
 from bot.services.rating_updates import apply_ratings, rating_weight
+from bot.services.review import ReviewCache, review_moves
 from bot.services.settings import Clock, ServiceSettings, utc_now
 from bot.services.stats import load_leaderboard, load_stats
 from bot.services.views import (
     Actor,
     CellVerdict,
+    FinishedGames,
     First,
     GameHistory,
+    GameReview,
     GameView,
     HintView,
     Leaderboard,
     MoveView,
     Place,
     PlayerStats,
+    Replay,
 )
 
 log = logging.getLogger(__name__)
 
 _NAME_LENGTH = 100
 _NAME_CACHE_SIZE = 50_000
+_LOOK_BACK_SCAN = 50
+"""How many of a player's latest games are read to find those visible from where they ask."""
 _UNAVAILABLE = "The game database is busy right now; please try again in a moment."
 
 
@@ -75,10 +94,13 @@ class GameService:
         self._clock = clock
         self._rng = rng or random.Random()
         self._name_cache: dict[int, str] = {}
+        self._reviews = ReviewCache()
+        self._pictures = ThreadPoolExecutor(1, thread_name_prefix="pictures")
 
     async def close(self) -> None:
-        """Stop the engine pool and close the database connections."""
+        """Stop the engine pool and the pictures thread, and close the database connections."""
         self.engine.close()
+        self._pictures.shutdown(wait=True, cancel_futures=True)
         await self.database.close()
 
     # Transactions and views
@@ -649,6 +671,112 @@ class GameService:
                 for m in moves
             ),
         )
+
+    # Looking back: reviews, replays, game lists and rating charts
+
+    async def _finished_game(
+        self, repo: Repository, place: Place | None, user_id: int | None, game_id: int | None
+    ) -> Game:
+        """``game_id`` if the asker may look at it, else the asker's latest finished game visible here.
+
+        From a place, a game still going on is refused (a review would coach it);
+        the terminal, which owns its database, may look at any game.
+        """
+        if game_id is None:
+            if user_id is None or place is None:
+                raise GameError("Say which game: its number.", code="no_game")
+            latest = await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN)
+            for game in latest:
+                if visible_from(game, place, user_id):
+                    return game
+            raise GameError("You have no finished game here yet.", code="no_game")
+        found = await repo.game(game_id)
+        if found is None:
+            raise GameError(f"There is no game {game_id}.", code="no_game")
+        check_visible(found, place, user_id)
+        if found.status.is_live and place is not None:
+            raise GameError(
+                f"Game {game_id} is still going on; look back at it once it is over.", code="live"
+            )
+        return found
+
+    async def _history_of(self, repo: Repository, game: Game) -> GameHistory:
+        view = await self._view(repo, game)
+        moves = await repo.moves(game.id)
+        return GameHistory(
+            view,
+            tuple(
+                MoveView(
+                    m.ply, m.cell, format_cell(m.cell, game.size), Mark(m.mark), m.player_id, m.played_at
+                )
+                for m in moves
+            ),
+        )
+
+    async def review(
+        self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
+    ) -> GameReview:
+        """The perfect engine's verdict on every move of a game that is over (computed once per game).
+
+        Without ``game_id``: the asker's latest finished game visible from ``place``.
+        ``place`` None (the terminal) may look at any game.
+        """
+        async with self._read() as repo:
+            history = await self._history_of(repo, await self._finished_game(repo, place, user_id, game_id))
+        budget = self.settings.review_budget_ms
+        if history.game.is_live:
+            return await review_moves(self.engine, history, budget)
+        return await self._reviews.get(history.game.id, lambda: review_moves(self.engine, history, budget))
+
+    async def replay(
+        self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
+    ) -> Replay:
+        """A game that is over, with its animated GIF (drawn in a thread, off the event loop)."""
+        async with self._read() as repo:
+            history = await self._history_of(repo, await self._finished_game(repo, place, user_id, game_id))
+        game = history.game
+        board = Board.parse(game.board)
+        winner = board.winner
+        gif = await self._draw(
+            render_replay,
+            game.size,
+            replay_moves(history),
+            board.winning_lines,
+            None if winner is None else winner.value,
+        )
+        return Replay(history, gif)
+
+    async def finished_games(self, place: Place, asker_id: int, user_id: int) -> FinishedGames:
+        """``user_id``'s latest finished games that ``asker_id`` may look at from ``place``, newest first."""
+        async with self._read() as repo:
+            latest = await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN)
+            shown = [game for game in latest if visible_from(game, place, asker_id)]
+            shown = shown[: self.settings.history_size]
+            views = [await self._view(repo, game) for game in shown]
+        return FinishedGames(user_id, tuple(views))
+
+    async def rating_chart(
+        self, user_id: int, guild_id: int | None, *, server_label: str, global_label: str
+    ) -> bytes | None:
+        """A PNG of the player's rating after each rated game, in ``guild_id`` and globally.
+
+        None until they have a rated game. The labels name the two lines in the legend.
+        """
+        async with self._read() as repo:
+            world = await repo.rating_changes(user_id, GLOBAL_SCOPE)
+            server = [] if guild_id is None else await repo.rating_changes(user_id, guild_id)
+        if not world and not server:
+            return None
+        series = [
+            RatingSeries(label, tuple(RatingPoint(change.played_at, change.rating) for change in changes))
+            for label, changes in ((server_label, server), (global_label, world))
+            if changes
+        ]
+        return await self._draw(render_rating_chart, series)
+
+    async def _draw(self, render: Callable[..., bytes], *args: object) -> bytes:
+        """Run a picture renderer on the pictures thread, keeping the event loop free."""
+        return await asyncio.get_running_loop().run_in_executor(self._pictures, render, *args)
 
     async def leaderboard(self, guild_id: int | None, limit: int | None = None) -> Leaderboard:
         """The best rated players of a server, or globally with ``guild_id=None``."""
