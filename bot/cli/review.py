@@ -16,8 +16,7 @@ from bot.cli.service_session import terminal_service
 from bot.cli.session import SessionUnavailable
 from bot.config import Settings
 from bot.engine import Outcome
-from bot.errors import GameError
-from bot.services import EnginePool, GameReview, GameService, GameView, MoveReview, Replay, Verdict
+from bot.services import EnginePool, GameReview, GameService, GameView, MoveReview, Refusal, Replay, Verdict
 
 
 def review_record(game_id: int, move: MoveReview) -> dict[str, Any]:
@@ -131,7 +130,7 @@ def run_review(settings: Settings, game_id: int, as_json: bool, stdout: TextIO, 
     """Print the review of ``game_id``; exit 1 with one line when it cannot."""
     try:
         review = asyncio.run(_with_service(settings, game_id, replay=False))
-    except (SessionUnavailable, GameError) as error:
+    except (SessionUnavailable, Refusal) as error:
         stderr.write(f"{error}\n")
         return 1
     assert isinstance(review, GameReview)
@@ -146,7 +145,7 @@ def run_replay(settings: Settings, game_id: int, out: Path, stdout: TextIO, stde
     """Write the GIF of ``game_id`` to ``out``; exit 1 with one line when it cannot."""
     try:
         replay = asyncio.run(_with_service(settings, game_id, replay=True))
-    except (SessionUnavailable, GameError) as error:
+    except (SessionUnavailable, Refusal) as error:
         stderr.write(f"{error}\n")
         return 1
     assert isinstance(replay, Replay)

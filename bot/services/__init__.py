@@ -1,17 +1,15 @@
 """The game service: rules, turns, ratings and transactions, shared by every adapter.
 
 Adapters build a :class:`GameService` over a :class:`bot.db.Database` and call its
-methods; every method returns a view from :mod:`bot.services.views` or raises
-:class:`bot.errors.GameError`. Nothing here imports discord.
+methods; every method returns a result from :mod:`bot.services.results` or raises
+a :class:`~bot.services.refusals.Refusal`. Nothing here imports discord.
 """
 
-from bot.db.enums import EndReason, GameResult, GameStatus
-from bot.errors import GameError
 from bot.services.engine_pool import EnginePool
 from bot.services.game_service import GameService
 from bot.services.ratings import RatingRules
-from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
-from bot.services.views import (
+from bot.services.refusals import Refusal
+from bot.services.results import (
     Actor,
     CellVerdict,
     FinishedGames,
@@ -35,6 +33,8 @@ from bot.services.views import (
     Replay,
     Verdict,
 )
+from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
+from bot.states import EndReason, GameResult, GameStatus
 
 __all__ = [
     "Actor",
@@ -44,7 +44,6 @@ __all__ = [
     "EnginePool",
     "FinishedGames",
     "First",
-    "GameError",
     "GameHistory",
     "GameResult",
     "GameReview",
@@ -66,6 +65,7 @@ __all__ = [
     "RatingView",
     "RecentGame",
     "Record",
+    "Refusal",
     "Replay",
     "ServiceSettings",
     "Verdict",

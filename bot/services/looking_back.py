@@ -8,12 +8,9 @@ conversation it was played in. The terminal (no place) sees its whole database.
 from __future__ import annotations
 
 from bot.db import Game
-from bot.errors import GameError
 from bot.pictures import ReplayMove
-from bot.services.views import GameHistory, Place
-
-ELSEWHERE = "That game was played in another server; look at it from there."
-PRIVATE = "That game was played in a conversation you were not part of."
+from bot.services.refusals import PlayedElsewhere, PrivateGame
+from bot.services.results import GameHistory, Place
 
 
 def visible_from(game: Game, place: Place | None, user_id: int | None) -> bool:
@@ -31,8 +28,8 @@ def check_visible(game: Game, place: Place | None, user_id: int | None) -> None:
     if visible_from(game, place, user_id):
         return
     if game.guild_id is not None:
-        raise GameError(ELSEWHERE, code="elsewhere")
-    raise GameError(PRIVATE, code="elsewhere")
+        raise PlayedElsewhere()
+    raise PrivateGame()
 
 
 def replay_moves(history: GameHistory) -> list[ReplayMove]:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.engine import Board, format_cell
 from bot.services.engine_pool import EnginePool
-from bot.services.views import GameHistory, GameReview, MoveReview, Verdict
+from bot.services.results import GameHistory, GameReview, MoveReview, Verdict
 
 MIN_POSITION_BUDGET_MS = 100
 """The least search time a position of a big board gets, however long the game."""

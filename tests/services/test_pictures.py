@@ -7,10 +7,10 @@ import io
 import pytest
 from PIL import Image
 
-from bot.errors import GameError
 from bot.pictures import REPLAY_COLOURS
 from bot.pictures.replay import CELL_PX, LAST_FRAME_MS, MARGIN_PX
 from bot.services import GameService
+from bot.services.refusals import PlayedElsewhere
 from tests.services.helpers import (
     ALICE,
     BOB,
@@ -96,7 +96,7 @@ async def test_a_4x4_replay_draws_its_line(service: GameService) -> None:
 
 async def test_a_replay_of_another_servers_game_is_refused(service: GameService) -> None:
     game = await play_game(service, ALICE, BOB, X_WINS, place=ELSEWHERE)
-    with pytest.raises(GameError):
+    with pytest.raises(PlayedElsewhere):
         await service.replay(game.id, place=HERE, user_id=ALICE.user_id)
 
 
