@@ -120,6 +120,9 @@ class Game(Base):
     deadline: Mapped[datetime | None] = mapped_column(UtcDateTime)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     message_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    interactions_only: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    """Where the bot has no access of its own (a group DM, a server without it): the board can only
+    be edited in answer to a click or command, never by the bot alone."""
     seed: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
     rated: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     rating_weight: Mapped[float] = mapped_column(Float, server_default=text("0"))

@@ -72,6 +72,13 @@ class Repository:
         )
         return result.scalars().first()
 
+    async def latest_game(self, channel_id: int) -> Game | None:
+        """The channel's most recently started game, live or not."""
+        result = await self.session.execute(
+            select(Game).where(Game.channel_id == channel_id).order_by(Game.id.desc()).limit(1)
+        )
+        return result.scalars().first()
+
     async def add_game(self, **values: Any) -> Game | None:
         """Insert a game; None when the channel already has a live one (the partial unique index)."""
         game = Game(**values)
@@ -147,7 +154,8 @@ class Repository:
     ) -> Sequence[Game]:
         """Active games in which it is the bot's turn (X moves at even plies, O at odd ones).
 
-        ``shards=(count, ids)`` keeps the games of guilds whose ``(guild_id >> 22) % count`` is in ``ids``.
+        ``shards=(count, ids)`` keeps the games of guilds whose ``(guild_id >> 22) % count`` is in ``ids``,
+        and the games outside guilds on shard 0 (where Discord sends direct messages' events).
         """
         bot_is_x = and_(Game.x_player_id.is_(None), Game.ply % 2 == 0)
         bot_is_o = and_(Game.o_player_id.is_(None), Game.ply % 2 == 1)
@@ -155,7 +163,8 @@ class Repository:
         if shards is not None:
             count, ids = shards
             shard = Game.guild_id.op(">>")(literal(22, Integer)) % count
-            query = query.where(shard.in_(list(ids)))
+            owned = shard.in_(list(ids))
+            query = query.where(or_(owned, Game.guild_id.is_(None)) if 0 in ids else owned)
         result = await self.session.execute(query.order_by(Game.updated_at, Game.id).limit(limit))
         return result.scalars().all()
 

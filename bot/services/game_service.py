@@ -207,6 +207,7 @@ class GameService:
         game = await repo.add_game(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
+            interactions_only=place.interactions_only,
             size=size,
             k=empty.k,
             level=None if level is None else level.value,
@@ -594,6 +595,18 @@ class GameService:
         """The channel's live game or challenge."""
         async with self._read() as repo:
             return await self._view(repo, await self._game_here(repo, place, None))
+
+    async def latest(self, place: Place) -> GameView:
+        """The channel's live game, or else the one that ended last there.
+
+        For a place whose boards are shown only on request: a game that ended on time there
+        could not show it at once, so asking for the board shows how it ended.
+        """
+        async with self._read() as repo:
+            game = await repo.live_game(place.channel_id) or await repo.latest_game(place.channel_id)
+            if game is None or game.guild_id != place.guild_id:
+                raise refusals.NoGame()
+            return await self._view(repo, game)
 
     async def game(self, game_id: int, place: Place | None = None) -> GameView:
         """A game by id; with ``place``, only if it belongs to that channel."""

@@ -16,10 +16,16 @@ from bot.states import EndReason, GameResult, GameStatus
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where a request comes from: a guild (None for the terminal or a DM) and a channel or thread."""
+    """Where a request comes from: a guild (None for the terminal or a DM) and a channel or thread.
+
+    ``interactions_only``: the adapter can reach a board there only in answer to a user's request
+    (it has no access of its own to the conversation), so it cannot show a change the moment it
+    happens. A game started there keeps this, and :attr:`GameView.interactions_only` says so.
+    """
 
     guild_id: int | None
     channel_id: int
+    interactions_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +93,8 @@ class GameView:
     message_channel_id: int | None
     created_at: datetime
     finished_at: datetime | None
+    interactions_only: bool = False
+    """Its board can be shown only in answer to a request (a click, a command); see :class:`Place`."""
 
     @property
     def players(self) -> tuple[PlayerView, PlayerView]:
