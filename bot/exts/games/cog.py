@@ -23,8 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
-from bot.engine import Level
-from bot.errors import GameError
+from bot.engine import WIN_LENGTH, Level
 from bot.exts.games import render
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.messages import (
@@ -39,7 +38,7 @@ from bot.exts.games.messages import (
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, has_button, shown_game
-from bot.services import Actor, First, GameView, Place
+from bot.services import Actor, First, GameView, Place, Refusal, refusals
 
 log = logging.getLogger(__name__)
 E = TypeVar("E", bound=enum.Enum)
@@ -51,9 +50,7 @@ Handler = Callable[Concatenate["GamesCog", Interaction, P], Coroutine[Any, Any, 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
 
-SIZE_CHOICES = [
-    app_commands.Choice(name=f"{n}x{n} ({k} in a row)", value=n) for n, k in ((3, 3), (4, 4), (5, 5))
-]
+SIZE_CHOICES = [app_commands.Choice(name=f"{n}x{n} ({k} in a row)", value=n) for n, k in WIN_LENGTH.items()]
 LEVEL_CHOICES = [
     app_commands.Choice(name="easy", value="easy"),
     app_commands.Choice(name="medium", value="medium"),
@@ -70,14 +67,11 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="global", value="global"),
 ]
 
-OUTDATED_BOARD = frozenset({"stale", "game_over", "not_pending"})
-"""Refusals that mean the clicked message shows an older state (e.g. its edit was lost): redraw it."""
-
 
 def place_of(interaction: Interaction) -> Place:
     """Where the interaction happened; games live in server channels and threads only."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise GameError("Tic-tac-toe is played in server channels, not in direct messages.", code="dm")
+        raise refusals.NotInServer()
     return Place(interaction.guild_id, interaction.channel_id)
 
 
@@ -85,14 +79,12 @@ def actor_of(user: discord.User | discord.Member) -> Actor:
     return Actor(user.id, user.display_name)
 
 
-def choice_of(kind: type[E], value: str, what: str) -> E:
-    """An option's value as ``kind``; a value outside its choices (a forged client) is refused politely."""
+def choice_of(kind: type[E], value: str, option: str) -> E:
+    """Option ``option``'s value as ``kind``; a value outside its choices (a forged client) is refused."""
     try:
         return kind(value)
     except ValueError:
-        raise GameError(
-            f"I don't know that {what}; please pick one from the list.", code="bad_option"
-        ) from None
+        raise refusals.BadOption(option) from None
 
 
 def handled(command: Handler[P]) -> Handler[P]:
@@ -202,7 +194,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     ) -> None:
         place = place_of(interaction)
         me = actor_of(interaction.user)
-        order = choice_of(First, first, "choice of who moves first")
+        order = choice_of(First, first, "first")
         own_id = self.bot.user.id if self.bot.user is not None else None
         if opponent is None or opponent.id == own_id:
             work = self.service.start_vs_bot(
@@ -210,10 +202,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             )
         else:
             if level is not None:
-                raise GameError(
-                    "The level is for games against me; leave it out when you challenge a member.",
-                    code="level_with_opponent",
-                )
+                raise refusals.LevelWithOpponent()
             work = self.service.challenge(
                 place, me, actor_of(opponent), opponent_is_bot=opponent.bot, size=size, first=order
             )
@@ -242,7 +231,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     ) -> list[app_commands.Choice[str]]:
         try:
             game = await asyncio.wait_for(self.service.board(place_of(interaction)), AUTOCOMPLETE_SECONDS)
-        except GameError:
+        except Refusal:
             return []
         except Exception:
             log.warning(
@@ -291,7 +280,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def hint(self, interaction: Interaction) -> None:
         work = self.service.hint(place_of(interaction), actor_of(interaction.user))
         hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        embed = render.hint_text(hint)
+        embed = render.hint_embed(hint)
         await answer(
             interaction, GameMessage(render.MessageText(None, embed, render.nobody())), ephemeral=True
         )
@@ -306,7 +295,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         place = place_of(interaction)
         guild_id = place.guild_id if scope == "server" else None
         board = await within_deadline(interaction, self.service.leaderboard(guild_id), thinking=True)
-        embed = render.leaderboard_text(board, "this server" if guild_id is not None else "global")
+        embed = render.leaderboard_embed(board, "this server" if guild_id is not None else "global")
         await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
 
     @ttt.command(name="stats", description="A player's wins, losses, draws, streaks and rating.")
@@ -317,7 +306,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         target = user or interaction.user
         work = self.service.stats(target.id, place.guild_id)
         stats = await within_deadline(interaction, work, thinking=True)
-        embed = render.stats_text(stats, target.id)
+        embed = render.stats_embed(stats, target.id)
         await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
 
     # Buttons
@@ -351,12 +340,11 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             work = self.service.decline(place, user, click.game_id)
         try:
             game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
-        except GameError as error:
-            if error.code in OUTDATED_BOARD:
-                await tell(interaction, render.outdated_board_text(error.message))
-                await self._refresh_clicked(interaction, click.game_id)
-                return
-            raise
+        except refusals.OutdatedBoard as error:
+            # The clicked message shows an older state (its edit was lost, say): redraw it.
+            await tell(interaction, render.outdated_board_text(str(error)))
+            await self._refresh_clicked(interaction, click.game_id)
+            return
         try:
             await self.publisher.answer_click(interaction, game)
         except (discord.HTTPException, aiohttp.ClientError) as error:

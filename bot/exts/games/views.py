@@ -27,7 +27,7 @@ from bot.exts.games.custom_ids import (
     parse_custom_id,
 )
 from bot.services import GameStatus
-from bot.services.views import GameView
+from bot.services.results import GameView
 
 GAMES_COG = "Games"
 """The name of the cog that handles clicks (:class:`bot.exts.games.cog.GamesCog`)."""
