@@ -10,7 +10,7 @@ busy bot. A command's defer shows a public "thinking...", so commands wait
 :data:`FAST_REPLY_SECONDS` before deferring.
 
 :func:`report` turns any exception into one friendly ephemeral sentence: a
-:class:`~bot.errors.GameError` shows its message; anything unexpected is logged with
+:class:`~bot.services.refusals.Refusal` shows its sentence; anything unexpected is logged with
 its context and the user gets a short apology, never a traceback.
 """
 
@@ -25,7 +25,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.errors import GameError
+from bot.services import Refusal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -123,8 +123,8 @@ def _user_message(error: Exception) -> str | None:
     """The friendly sentence for an error a user can cause, or None when it is a bug or an outage."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original if isinstance(error.original, Exception) else error
-    if isinstance(error, GameError):
-        return error.message
+    if isinstance(error, Refusal):
+        return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Tic-tac-toe is played in server channels, not in direct messages."
     if isinstance(error, app_commands.TransformerError):
