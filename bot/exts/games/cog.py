@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 E = TypeVar("E", bound=enum.Enum)
 P = ParamSpec("P")
 
-ErrorHandler = Callable[[discord.Interaction[Any], app_commands.AppCommandError], Coroutine[Any, Any, Any]]
+ErrorHandler = Callable[[Interaction, app_commands.AppCommandError], Coroutine[Any, Any, Any]]
 Handler = Callable[Concatenate["GamesCog", Interaction, P], Coroutine[Any, Any, None]]
 
 AUTOCOMPLETE_SECONDS = 2.0
@@ -154,7 +154,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
                 await report(interaction, error, game_id=game_id)
 
     async def on_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+        self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         await report(interaction, error)
 
@@ -245,7 +245,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         for cell in game.legal_moves:
             name, number = game.cell_name(cell), str(cell + 1)
             if not typed or name.startswith(typed) or number.startswith(typed):
-                choices.append(app_commands.Choice(name=f"{name} (cell {number})", value=name))
+                choices.append(app_commands.Choice(name=render.cell_choice_name(name, number), value=name))
         return choices[:25]
 
     # /ttt board, resign, cancel, hint

@@ -218,9 +218,23 @@ def game_text(game: GameView) -> MessageText:
 
 # Answers to the one player who clicked or typed
 
+APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
+NOT_IN_DMS = "Tic-tac-toe is played in server channels, not in direct messages."
+UNKNOWN_MEMBER = "I can't find that member in this server; pick someone from the list."
+NOT_ALLOWED_HERE = "You can't use this command here."
+COMMAND_CHANGED = "That command has just changed; please try again in a minute."
+UNAVAILABLE = "The game is not available right now; please try again in a moment."
 STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
 NOT_THIS_GAME = "That button is not part of this game."
 BROUGHT_UP_TO_DATE = "I've brought the board up to date."
+
+
+def not_understood_text(value: object) -> str:
+    return f"I couldn't understand {value!r}; please pick a value from the list."
+
+
+def cooldown_text(retry_after: float) -> str:
+    return f"Slow down a little: try again in {retry_after:.0f} seconds."
 
 
 def outdated_board_text(refusal: str) -> str:
@@ -242,6 +256,11 @@ def move_summary(game: GameView, cell: str, board_url: str | None) -> str:
     if board_url is not None:
         text += f" Board: {board_url}"
     return text
+
+
+def cell_choice_name(name: str, number: str) -> str:
+    """A cell as ``/ttt move``'s autocomplete offers it: ``b2 (cell 5)``."""
+    return f"{name} (cell {number})"
 
 
 def resigned_text(game: GameView) -> str:

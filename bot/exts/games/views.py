@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Self, cast
 import discord
 
 from bot.bot import Interaction, TicTacToeBot
+from bot.exts.games import render
 from bot.exts.games.custom_ids import (
     CELL_TEMPLATE,
     CONTROL_TEMPLATE,
@@ -32,8 +33,6 @@ from bot.services.results import GameView
 GAMES_COG = "Games"
 """The name of the cog that handles clicks (:class:`bot.exts.games.cog.GamesCog`)."""
 
-UNAVAILABLE = "The game is not available right now; please try again in a moment."
-
 
 async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> None:
     """Give the click to the games cog; discord.py hands dynamic items an interaction of any client."""
@@ -44,7 +43,7 @@ async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> Non
     if isinstance(cog, GamesCog):
         await cog.on_click(cast(Interaction, interaction), click)
     elif not interaction.response.is_done():
-        await interaction.response.send_message(UNAVAILABLE, ephemeral=True)
+        await interaction.response.send_message(render.UNAVAILABLE, ephemeral=True)
 
 
 class CellButton(
