@@ -25,6 +25,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.db import Database
+from bot.exts.translator import CommandTranslator
 from bot.services import EnginePool, GameService, GuildShards, ServiceSettings
 from bot.shutdown import InFlight, InteractionGate
 
@@ -71,6 +72,7 @@ class TicTacToeBot(commands.Bot):
             await self._use_gateway_of_api()
         self._service = self._build_service()
         self._engine_start = asyncio.create_task(self._start_engine(self._service), name="engine-warm-up")
+        await self.tree.set_translator(CommandTranslator())
         await self.load_extension(GAMES_EXTENSION)
         if self.settings.sync_commands:
             await self._sync_commands()

@@ -449,6 +449,7 @@ class InteractionFactory:
         values: list[str] | None = None,
         version: int | None = None,
         force: bool = False,
+        locale: str = "en-US",
     ) -> Interaction:
         """``version`` clicks the message as it was then (a client that has not seen later edits)."""
         user = actor.user if isinstance(actor, Member) else actor
@@ -468,7 +469,9 @@ class InteractionFactory:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None or component_type in (3, 5, 6, 7, 8):
             data["values"] = list(values or [])
-        it = self._envelope(MESSAGE_COMPONENT, message.channel, actor, data, message=message, force=force)
+        it = self._envelope(
+            MESSAGE_COMPONENT, message.channel, actor, data, message=message, locale=locale, force=force
+        )
         if version is not None:
             seen = message.history[version]
             it.payload["message"].update(

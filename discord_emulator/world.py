@@ -102,6 +102,7 @@ class World:
         channels: Sequence[str] = ("general",),
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        preferred_locale: str = "en-US",
     ) -> Guild:
         """A guild the bot has joined, with @everyone, the bot's managed role and the given text channels.
 
@@ -109,7 +110,12 @@ class World:
         guild arrives on its shard as GUILD_CREATE, as when a bot is invited.
         """
         owner = owner or self.create_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = Guild(id=self.snowflakes.next(shard=shard), name=name, owner_id=owner.id)
+        guild = Guild(
+            id=self.snowflakes.next(shard=shard),
+            name=name,
+            owner_id=owner.id,
+            preferred_locale=preferred_locale,
+        )
         guild.roles[guild.id] = Role(
             id=guild.id, guild_id=guild.id, name="@everyone", permissions=everyone_permissions
         )

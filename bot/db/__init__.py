@@ -3,7 +3,7 @@
 from bot.db.database import Database, create_engine, is_sqlite
 from bot.db.enums import LIVE_STATUSES, EndReason, GameResult, GameStatus
 from bot.db.errors import DatabaseUnavailable
-from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating
+from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, ServerSettings
 from bot.db.repository import Repository
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "Player",
     "Rating",
     "Repository",
+    "ServerSettings",
     "create_engine",
     "is_sqlite",
 ]

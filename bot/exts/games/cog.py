@@ -22,10 +22,12 @@ from discord.ext import commands
 from bot.engine import EngineInputError, Level, format_cell, parse_cell
 from bot.errors import GameError
 from bot.exts.games import render
+from bot.exts.games.audience import Audience, locale_of, personal
 from bot.exts.games.messages import BoardPublisher, compose, jump_url, send_as_response
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, Action, Click, is_known_custom_id
+from bot.i18n import LANGUAGES, N_
 from bot.services import Actor, First, GameView, Place
 
 if TYPE_CHECKING:
@@ -40,22 +42,29 @@ AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
 
 SIZE_CHOICES = [
-    app_commands.Choice(name=f"{n}x{n} ({k} in a row)", value=n) for n, k in ((3, 3), (4, 4), (5, 5))
+    app_commands.Choice(name=N_("3x3 (3 in a row)"), value=3),
+    app_commands.Choice(name=N_("4x4 (4 in a row)"), value=4),
+    app_commands.Choice(name=N_("5x5 (4 in a row)"), value=5),
 ]
 LEVEL_CHOICES = [
-    app_commands.Choice(name="easy", value="easy"),
-    app_commands.Choice(name="medium", value="medium"),
-    app_commands.Choice(name="hard", value="hard"),
-    app_commands.Choice(name="perfect (never loses)", value="perfect"),
+    app_commands.Choice(name=N_("easy"), value="easy"),
+    app_commands.Choice(name=N_("medium"), value="medium"),
+    app_commands.Choice(name=N_("hard"), value="hard"),
+    app_commands.Choice(name=N_("perfect (never loses)"), value="perfect"),
 ]
 FIRST_CHOICES = [
-    app_commands.Choice(name="me (I play X and open)", value="me"),
-    app_commands.Choice(name="opponent (they play X and open)", value="opponent"),
-    app_commands.Choice(name="random", value="random"),
+    app_commands.Choice(name=N_("me (I play X and open)"), value="me"),
+    app_commands.Choice(name=N_("opponent (they play X and open)"), value="opponent"),
+    app_commands.Choice(name=N_("random"), value="random"),
+]
+AUTO_LANGUAGE = "auto"
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=N_("auto (the server's own language)"), value=AUTO_LANGUAGE),
+    *(app_commands.Choice(name=language.native_name, value=language.code) for language in LANGUAGES),
 ]
 SCOPE_CHOICES = [
-    app_commands.Choice(name="this server", value="server"),
-    app_commands.Choice(name="global", value="global"),
+    app_commands.Choice(name=N_("this server"), value="server"),
+    app_commands.Choice(name=N_("global"), value="global"),
 ]
 
 OUTDATED_BOARD = frozenset({"stale", "game_over", "not_pending"})
@@ -71,8 +80,8 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
     return Place(interaction.guild_id, interaction.channel_id)
 
 
-def actor_of(user: discord.User | discord.Member) -> Actor:
-    return Actor(user.id, user.display_name)
+def actor_of(user: discord.User | discord.Member, locale: str | None = None) -> Actor:
+    return Actor(user.id, user.display_name, locale)
 
 
 def choice_of(kind: type[E], value: str, what: str) -> E:
@@ -99,13 +108,14 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     """Tic-tac-toe: ``/ttt`` commands and the board's buttons."""
 
     ttt = app_commands.Group(
-        name="ttt", description="Play tic-tac-toe against me or another member.", guild_only=True
+        name="ttt", description=N_("Play tic-tac-toe against me or another member."), guild_only=True
     )
 
     def __init__(self, bot: TicTacToeBot) -> None:
         self.bot = bot
         self.service = bot.service
         self.publisher = BoardPublisher(bot, bot.service)
+        self.audience = Audience(bot, bot.service)
         self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
         self._background: set[asyncio.Task[None]] = set()
         self._previous_error_handler: ErrorHandler | None = None
@@ -166,12 +176,12 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
     # /ttt start
 
-    @ttt.command(name="start", description="Start a game against me, or challenge a member.")
+    @ttt.command(name="start", description=N_("Start a game against me, or challenge a member."))
     @app_commands.describe(
-        opponent="The member to challenge; leave empty (or pick me) to play against me.",
-        size="The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default 3x3.",
-        level="How well I play, against me only. Default perfect.",
-        first="Who plays X and moves first. Default me.",
+        opponent=N_("The member to challenge; leave empty (or pick me) to play against me."),
+        size=N_("The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default 3x3."),
+        level=N_("How well I play, against me only. Default perfect."),
+        first=N_("Who plays X and moves first. Default me."),
     )
     @app_commands.choices(size=SIZE_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
@@ -194,7 +204,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         first: str,
     ) -> None:
         place = place_of(interaction)
-        me = actor_of(interaction.user)
+        me = actor_of(interaction.user, locale_of(interaction))
         order = choice_of(First, first, "choice of who moves first")
         own_id = self.bot.user.id if self.bot.user is not None else None
         if opponent is None or opponent.id == own_id:
@@ -215,8 +225,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
     # /ttt move
 
-    @ttt.command(name="move", description="Play a cell in this channel's game.")
-    @app_commands.describe(cell="The cell: its number 1-9 (1 is top left) or a letter and row, like b2.")
+    @ttt.command(name="move", description=N_("Play a cell in this channel's game."))
+    @app_commands.describe(cell=N_("The cell: its number 1-9 (1 is top left) or a letter and row, like b2."))
     async def move(self, interaction: discord.Interaction[Any], cell: app_commands.Range[str, 1, 10]) -> None:
         await self._handle(interaction, self._move(interaction, cell))
 
@@ -268,7 +278,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
     # /ttt board, resign, cancel, hint
 
-    @ttt.command(name="board", description="Show this channel's current game again.")
+    @ttt.command(name="board", description=N_("Show this channel's current game again."))
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         await self._handle(interaction, self._board(interaction))
 
@@ -276,7 +286,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         game = await within_deadline(interaction, self.service.board(place_of(interaction)), thinking=True)
         await self._show_new_board(interaction, game)
 
-    @ttt.command(name="resign", description="Give up your game in this channel.")
+    @ttt.command(name="resign", description=N_("Give up your game in this channel."))
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         await self._handle(interaction, self._resign(interaction))
 
@@ -287,7 +297,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         await tell(interaction, f"You resigned. {render.status_sentence(game)}")
 
     @ttt.command(
-        name="cancel", description="End this channel's game without a result (players or moderators)."
+        name="cancel", description=N_("End this channel's game without a result (players or moderators).")
     )
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         await self._handle(interaction, self._cancel(interaction))
@@ -299,7 +309,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         await self.publisher.refresh(game)
         await tell(interaction, f"Game {game.id} is cancelled; it has no result.")
 
-    @ttt.command(name="hint", description="Ask me for the value of every free cell (only you see it).")
+    @ttt.command(name="hint", description=N_("Ask me for the value of every free cell (only you see it)."))
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         await self._handle(interaction, self._hint(interaction))
 
@@ -314,8 +324,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
     # /ttt leaderboard, stats
 
-    @ttt.command(name="leaderboard", description="The best rated players, here or everywhere.")
-    @app_commands.describe(scope="This server's ratings or the global ones. Default this server.")
+    @ttt.command(name="leaderboard", description=N_("The best rated players, here or everywhere."))
+    @app_commands.describe(scope=N_("This server's ratings or the global ones. Default this server."))
     @app_commands.choices(scope=SCOPE_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction[Any], scope: str = "server") -> None:
         await self._handle(interaction, self._leaderboard(interaction, scope))
@@ -327,8 +337,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         embed = render.leaderboard_text(board, "this server" if guild_id is not None else "global")
         await self._send_embed(interaction, embed)
 
-    @ttt.command(name="stats", description="A player's wins, losses, draws, streaks and rating.")
-    @app_commands.describe(user="Whose stats to show. Default you.")
+    @ttt.command(name="stats", description=N_("A player's wins, losses, draws, streaks and rating."))
+    @app_commands.describe(user=N_("Whose stats to show. Default you."))
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         await self._handle(interaction, self._stats(interaction, user))
 
@@ -339,6 +349,29 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             interaction, self.service.stats(target.id, place.guild_id), thinking=True
         )
         await self._send_embed(interaction, render.stats_text(stats, target.id))
+
+    # /ttt settings
+
+    @ttt.command(name="settings", description=N_("Show or change this server's settings (Manage Server)."))
+    @app_commands.describe(
+        language=N_("The language of boards, challenges and results here; auto follows the server.")
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def settings(self, interaction: discord.Interaction[Any], language: str | None = None) -> None:
+        await self._handle(interaction, self._settings(interaction, language))
+
+    async def _settings(self, interaction: discord.Interaction[Any], language: str | None) -> None:
+        guild_id = interaction.guild_id
+        may_manage = interaction.permissions.manage_guild
+        if language is None:
+            work = self.service.server_settings(guild_id, may_manage=may_manage)
+        else:
+            chosen = None if language == AUTO_LANGUAGE else language
+            work = self.service.set_server_language(guild_id, chosen, may_manage=may_manage)
+        stored = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        own = self.audience.guild_locale(guild_id, interaction) if guild_id is not None else None
+        text = render.settings_text(personal(interaction), stored, own, changed=language is not None)
+        await tell(interaction, text)
 
     async def _send_embed(self, interaction: discord.Interaction[Any], embed: discord.Embed) -> None:
         none = render.nobody()
@@ -355,7 +388,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
     async def _click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         place = place_of(interaction)
-        user = actor_of(interaction.user)
+        user = actor_of(interaction.user, locale_of(interaction))
         if click.action is Action.REMATCH:
             game = await within_deadline(
                 interaction, self.service.rematch(place, user, click.game_id), thinking=True

@@ -17,6 +17,7 @@ from datetime import datetime
 import discord
 
 from bot.engine import Mark, Outcome
+from bot.i18n import Texts, by_code, from_locale
 from bot.services import EndReason, GameResult, GameStatus
 from bot.services.views import (
     GameView,
@@ -355,3 +356,32 @@ def stats_text(stats: PlayerStats, user_id: int) -> discord.Embed:
             name="Recent games", value=_fit("\n".join(map(_recent_line, stats.recent))), inline=False
         )
     return embed
+
+
+# /ttt settings
+
+
+def settings_text(texts: Texts, language: str | None, guild_locale: str | None, *, changed: bool) -> str:
+    """A server's settings as its manager sees them, after a change or when asked."""
+    own = from_locale(guild_locale).native_name
+    chosen = by_code(language)
+    if chosen is None:
+        if changed:
+            return texts.gettext(
+                "Done: boards, challenges and results here follow the server's language again "
+                "(now {language}).",
+                language=own,
+            )
+        shown = texts.gettext("automatic: the server's language, now {language}", language=own)
+    else:
+        if changed:
+            return texts.gettext(
+                "Done: boards, challenges and results here are now in **{language}**.",
+                language=chosen.native_name,
+            )
+        shown = f"**{chosen.native_name}**"
+    return texts.gettext(
+        "Language of boards, challenges and results here: {language}.\n"
+        "Change it with `/ttt settings language:`.",
+        language=shown,
+    )
