@@ -16,7 +16,7 @@ from bot.cli.analyze import STDIN, run_analyze
 from bot.cli.logs import first_line
 from bot.cli.wiring import MissingComponent
 from bot.config import ConfigError, Settings
-from bot.engine import Level, Mark
+from bot.engine import ANALYSIS_BUDGET_MS, SIZES, Level, Mark
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play one game against the engine in the terminal",
         description="Play one game against the engine. Moves are cells like 5 or b2; q quits.",
     )
-    play.add_argument("--size", type=int, choices=(3, 4, 5), default=3, help="board size (default 3)")
+    play.add_argument("--size", type=int, choices=SIZES, default=3, help="board size (default 3)")
     play.add_argument(
         "--level",
         choices=[level.value for level in Level],
@@ -85,8 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument(
         "--budget-ms",
         type=_positive_int,
-        default=2000,
-        help="time budget per board on 4x4 and 5x5, in milliseconds (default 2000)",
+        default=ANALYSIS_BUDGET_MS,
+        help=f"time budget per board on 4x4 and 5x5, in milliseconds (default {ANALYSIS_BUDGET_MS})",
     )
     stats = commands.add_parser(
         "stats",

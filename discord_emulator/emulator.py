@@ -161,11 +161,14 @@ class DiscordEmulator:
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
         preferred_locale: str = "en-US",
+        with_bot: bool = True,
     ) -> Guild:
         """A guild with the bot in it; ``shard=(id, count)`` places it on that shard.
 
+        ``with_bot=False``: a server that did not add the bot, reached only by its members' user installs.
         ``preferred_locale`` is the server's language (Discord reports it as ``guild_locale``; servers
-        that are not Community servers report ``en-US``)."""
+        that are not Community servers report ``en-US``).
+        """
         return self.world.create_guild(
             name,
             owner=owner,
@@ -174,6 +177,7 @@ class DiscordEmulator:
             bot_permissions=bot_permissions,
             everyone_permissions=everyone_permissions,
             preferred_locale=preferred_locale,
+            with_bot=with_bot,
         )
 
     def channel(self, guild: Guild, name: str = "general") -> Channel:
@@ -227,7 +231,20 @@ class DiscordEmulator:
         self.world.set_overwrite(channel, target, allow=allow, deny=deny)
 
     def dm_channel(self, user: Actor) -> Channel:
-        return self.world.dm_channel(user.user if isinstance(user, Member) else user)
+        """The DM between ``user`` and the bot."""
+        return self.world.dm_channel(_user(user))
+
+    def create_dm(self, first: Actor, second: Actor) -> Channel:
+        """A DM between two users (no bot in it): reached only through a user install."""
+        return self.world.create_dm(_user(first), _user(second))
+
+    def create_group_dm(self, owner: Actor, *others: Actor, name: str | None = None) -> Channel:
+        """A group DM (no bot in it): reached only through a user install."""
+        return self.world.create_group_dm(_user(owner), *(_user(other) for other in others), name=name)
+
+    def install_to_user(self, user: Actor) -> None:
+        """``user`` adds the app to their account, so its user-installable commands follow them anywhere."""
+        self.world.install_to_user(_user(user))
 
     def bot_member(self, guild: Guild) -> Member:
         return self.world.bot_member(guild)
@@ -510,6 +527,11 @@ class DiscordEmulator:
             and (status is None or call.status == status)
         ]
 
+    def channel_api_calls(self, channel: Channel) -> list[RestCall]:
+        """Every REST call the bot made on ``channel``'s own routes (``/channels/{id}/...``), refused or
+        not: where the bot is not present these are what a 403 storm is made of."""
+        return [call for call in self.rest.log if call.params.get("channel_id") == str(channel.id)]
+
     def dispatches(self, event: str | None = None, shard_id: int | None = None) -> list[GatewayRecord]:
         """Dispatches written to the bot's sockets, optionally of one event name and shard."""
         return [
@@ -610,3 +632,7 @@ class DiscordEmulator:
             return None
 
         return await self.wait_for(found, timeout, f"a call {method} {route}")
+
+
+def _user(actor: Actor) -> User:
+    return actor.user if isinstance(actor, Member) else actor

@@ -33,10 +33,11 @@ from bot.cli.logs import first_line
 from bot.cli.migrate import schema_problem, upgrade_schema
 from bot.cli.session import GameSession, MoveRejected, PlayOptions, SessionFactory, SessionUnavailable
 from bot.config import Settings
-from bot.db import Database, EndReason
+from bot.db import Database
 from bot.engine import Board, Level, Mark
-from bot.errors import GameError
 from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
+from bot.services.refusals import GameRunning, Refusal
+from bot.states import EndReason
 
 log = logging.getLogger(__name__)
 
@@ -162,16 +163,16 @@ class ServiceSession:
     async def play(self, cell: int) -> None:
         try:
             await self._request(self._service.move(self._place, self._player, cell, game_id=self.game_id))
-        except GameError as error:
+        except Refusal as error:
             await self._refresh()
-            raise MoveRejected(error.message) from None
+            raise MoveRejected(str(error)) from None
         self._moved = True
 
     async def _refresh(self) -> None:
         """Read the game again after a refusal: it may have ended meanwhile (say, on time)."""
         if self.game_id is None:
             return
-        with contextlib.suppress(GameError):
+        with contextlib.suppress(Refusal):
             self._show(await self._service.game(self.game_id, self._place))
 
     async def reply(self) -> int:
@@ -184,8 +185,8 @@ class ServiceSession:
             view = await pending
             if view.bot_to_move:  # the engine failed and the service left its move for a retry
                 view = await self._service.play_bot_turn(view.id)
-        except GameError as error:
-            raise SessionUnavailable(error.message) from None
+        except Refusal as error:
+            raise SessionUnavailable(str(error)) from None
         except Exception as error:
             raise _stopped(error) from None
         self._show(view)
@@ -200,8 +201,8 @@ class ServiceSession:
                 return "you resigned, so the engine wins (it counts as a loss)"
             self._show(await self._service.cancel(self._place, self._player, game_id=self.game_id))
             return "the game is cancelled before your first move, so it does not count"
-        except GameError as error:
-            return f"the game could not be closed: {error.message}"
+        except Refusal as error:
+            return f"the game could not be closed: {error!s}"
 
     async def close(self, left: bool) -> None:
         """End the game if it is still live: as :meth:`abandon` if the player ``left``, else cancelled."""
@@ -222,10 +223,10 @@ class ServiceSession:
 
 
 def _result(task: asyncio.Future[GameView]) -> GameView:
-    """The task's view; a refusal stays a :class:`GameError`, anything else stops the session."""
+    """The task's view; a refusal stays a :class:`Refusal`, anything else stops the session."""
     try:
         return task.result()
-    except GameError:
+    except Refusal:
         raise
     except Exception as error:
         raise _stopped(error) from None
@@ -262,10 +263,10 @@ async def _started(service: GameService, engine: _WatchedEngine, options: PlayOp
         session = ServiceSession(service, engine, Place(None, terminal_channel_id()), player, options)
         try:
             await session.start(options.size)
-        except GameError as error:
-            if error.code == "channel_busy":
+        except Refusal as error:
+            if isinstance(error, GameRunning):
                 continue
-            raise SessionUnavailable(f"Could not start a game: {error.message}") from None
+            raise SessionUnavailable(f"Could not start a game: {error!s}") from None
         return session
     raise SessionUnavailable("Could not find a free channel for the game; please try again.")
 

@@ -26,8 +26,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from bot.db.enums import EndReason, GameResult, GameStatus
 from bot.db.types import UtcDateTime
+from bot.states import EndReason, GameResult, GameStatus
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",

@@ -20,8 +20,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from bot.db.enums import LIVE_STATUSES, GameStatus
 from bot.db.models import Game, Move, Player, Rating, ServerSettings
+from bot.states import LIVE_STATUSES, GameStatus
 
 
 class Repository:
@@ -113,12 +113,15 @@ class Repository:
         )
         return getattr(result, "rowcount", 0) == 1
 
-    async def last_game_created_by(self, user_id: int) -> datetime | None:
+    async def last_game_created_by(self, user_id: int) -> Game | None:
+        """The newest game (or challenge) ``user_id`` started."""
         result = await self.session.execute(
-            select(func.max(Game.created_at)).where(Game.created_by == user_id)
+            select(Game)
+            .where(Game.created_by == user_id)
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .limit(1)
         )
-        value: datetime | None = result.scalar_one_or_none()
-        return value
+        return result.scalar_one_or_none()
 
     async def due_games(self, now: datetime, limit: int = 100) -> Sequence[Game]:
         """Live games whose deadline has passed, oldest deadline first."""

@@ -14,8 +14,8 @@ from bot.engine.board import Board
 from bot.engine.oracle import score_moves
 from bot.engine.scores import outcome_name, plies_left
 
-DEFAULT_BUDGET_MS = 2000
-"""The contract's default ``--budget-ms`` for ``analyze``."""
+ANALYSIS_BUDGET_MS = 2000
+"""The default time budget of one analysis, ``python -m bot analyze --budget-ms``'s default."""
 
 
 class Outcome(enum.Enum):
@@ -81,7 +81,7 @@ def verdict_of(score: int, marks: int, cells: int) -> tuple[Outcome, int]:
     return Outcome(outcome_name(score)), plies_left(score, marks, cells)
 
 
-def analyze(board: Board, budget_ms: int = DEFAULT_BUDGET_MS) -> Analysis:
+def analyze(board: Board, budget_ms: int = ANALYSIS_BUDGET_MS) -> Analysis:
     """Value every legal move of ``board``; exact unless the time budget cut the search short."""
     if board.is_over:
         return Analysis(board, None, None, True, (), ())

@@ -8,6 +8,7 @@ Numbers and durations are formatted per locale by Babel (CLDR data).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 from functools import cache
 
@@ -46,6 +47,19 @@ class Texts:
     def plural(self, message: Plural, count: int, /, **params: object) -> str:
         """:meth:`ngettext` for a message marked with :func:`bot.i18n.N_plural` away from here."""
         return self.ngettext(message.singular, message.plural, count, **params)
+
+    def message(
+        self,
+        template: str,
+        params: Mapping[str, object],
+        *,
+        plural: str | None = None,
+        count: int | None = None,
+    ) -> str:
+        """A message defined elsewhere with its params (a service's refusal): plural when it counts."""
+        if plural is not None and count is not None:
+            return self.ngettext(template, plural, count, **params)
+        return self.gettext(template, **params)
 
     def number(self, value: float) -> str:
         """A number as this language writes it (``1,234`` in English, ``1.234`` in German)."""

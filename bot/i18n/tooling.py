@@ -182,7 +182,15 @@ def extract(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> None:
     keywords = [f"-k{name}:{','.join(map(str, spec))}" for name, spec in EXTRA_KEYWORDS.items()]
     template = locales / f"{DOMAIN}.pot"
     locales.mkdir(parents=True, exist_ok=True)
-    options = ["-c", COMMENT_TAG, "--sort-by-file", "--add-location=file", "--no-wrap", "--project", "ttt-bot"]
+    options = [
+        "-c",
+        COMMENT_TAG,
+        "--sort-by-file",
+        "--add-location=file",
+        "--no-wrap",
+        "--project",
+        "ttt-bot",
+    ]
     pybabel(["pybabel", "-q", "extract", *keywords, *options, "-o", str(template), str(source)])
     for language in TRANSLATED:
         folder = catalogue_folder(language, locales)

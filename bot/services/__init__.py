@@ -1,17 +1,15 @@
 """The game service: rules, turns, ratings and transactions, shared by every adapter.
 
 Adapters build a :class:`GameService` over a :class:`bot.db.Database` and call its
-methods; every method returns a view from :mod:`bot.services.views` or raises
-:class:`bot.errors.GameError`. Nothing here imports discord.
+methods; every method returns a result from :mod:`bot.services.results` or raises
+a :class:`~bot.services.refusals.Refusal`. Nothing here imports discord.
 """
 
-from bot.db.enums import EndReason, GameResult, GameStatus
-from bot.errors import GameError
 from bot.services.engine_pool import EnginePool
 from bot.services.game_service import GameService
 from bot.services.ratings import RatingRules
-from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
-from bot.services.views import (
+from bot.services.refusals import Refusal
+from bot.services.results import (
     Actor,
     CellVerdict,
     First,
@@ -30,6 +28,8 @@ from bot.services.views import (
     RecentGame,
     Record,
 )
+from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
+from bot.states import EndReason, GameResult, GameStatus
 
 __all__ = [
     "Actor",
@@ -38,7 +38,6 @@ __all__ = [
     "EndReason",
     "EnginePool",
     "First",
-    "GameError",
     "GameHistory",
     "GameResult",
     "GameService",
@@ -58,6 +57,7 @@ __all__ = [
     "RatingView",
     "RecentGame",
     "Record",
+    "Refusal",
     "ServiceSettings",
     "utc_now",
 ]

@@ -16,7 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from bot.engine import Analysis, Board, Level, analyze, answers_at_once, choose_move
+from bot.engine import DEFAULT_BUDGET_MS, Analysis, Board, Level, analyze, answers_at_once, choose_move
 from bot.engine_worker import init_worker as _init_worker
 from bot.engine_worker import ready as _ready
 
@@ -33,7 +33,9 @@ class EnginePool:
     passed in is used as is and left open on :meth:`close`.
     """
 
-    def __init__(self, workers: int = 1, budget_ms: int = 1500, executor: Executor | None = None) -> None:
+    def __init__(
+        self, workers: int = 1, budget_ms: int = DEFAULT_BUDGET_MS, executor: Executor | None = None
+    ) -> None:
         self.workers = workers
         self.budget_ms = budget_ms
         self._owned = executor is None

@@ -1,8 +1,8 @@
 """The game service: every rule, turn, rating and transaction, for any adapter (Discord, terminal).
 
 Each public method is one request from a user (or from the adapter's timers) and
-returns a frozen view from :mod:`bot.services.views`. Anything the rules refuse
-raises :class:`bot.errors.GameError` with one friendly sentence, and the refusal
+returns a frozen result from :mod:`bot.services.results`. Anything the rules refuse
+raises a :class:`~bot.services.refusals.Refusal`, and the refusal
 changes nothing: checks run inside the transaction, and any error rolls it back.
 
 Concurrency: every change of a game's state is a compare-and-set on its version
@@ -21,24 +21,20 @@ sweep still counts.
 from __future__ import annotations
 
 import logging
-import math
 import random
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.db import Database, DatabaseUnavailable, EndReason, Game, GameResult, GameStatus, Repository
+from bot.db import Database, DatabaseUnavailable, Game, Repository
 from bot.engine import Board, Level, Mark, Status, format_cell
-from bot.errors import GameError
 from bot.i18n import by_code
-from bot.services import rules
+from bot.services import refusals, rules
 from bot.services.engine_pool import EnginePool
 from bot.services.presenter import game_view
 from bot.services.rating_updates import apply_ratings, rating_weight
-from bot.services.settings import Clock, ServiceSettings, utc_now
-from bot.services.stats import load_leaderboard, load_stats
-from bot.services.views import (
+from bot.services.results import (
     Actor,
     CellVerdict,
     First,
@@ -50,12 +46,14 @@ from bot.services.views import (
     Place,
     PlayerStats,
 )
+from bot.services.settings import Clock, ServiceSettings, utc_now
+from bot.services.stats import load_leaderboard, load_stats
+from bot.states import EndReason, GameResult, GameStatus
 
 log = logging.getLogger(__name__)
 
 _NAME_LENGTH = 100
 _NAME_CACHE_SIZE = 50_000
-_UNAVAILABLE = "The game database is busy right now; please try again in a moment."
 
 
 class GameService:
@@ -92,7 +90,7 @@ class GameService:
             yield
         except DatabaseUnavailable as error:
             log.warning("Database unavailable: %s", error, exc_info=error.__cause__)
-            raise GameError(_UNAVAILABLE, code="unavailable", retry_after=5.0) from error
+            raise refusals.Unavailable() from error
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Repository]:
@@ -143,11 +141,11 @@ class GameService:
         if game_id is None:
             game = await repo.live_game(place.channel_id)
             if game is None:
-                raise GameError("There is no game running in this channel.", code="no_game")
+                raise refusals.NoGame()
             return game
         found = await repo.game(game_id)
         if found is None or found.channel_id != place.channel_id or found.guild_id != place.guild_id:
-            raise GameError("That game is not in this channel.", code="no_game")
+            raise refusals.GameElsewhere()
         return found
 
     async def _check_can_start(self, repo: Repository, place: Place, user_id: int, now: datetime) -> None:
@@ -156,16 +154,11 @@ class GameService:
             raise rules.busy_channel(live)
         cooldown = self.settings.start_cooldown_seconds
         last = await repo.last_game_created_by(user_id) if cooldown > 0 else None
-        if last is not None:
-            wait = cooldown - (now - last).total_seconds()
+        if last is not None and last.status is not GameStatus.FINISHED:
+            # Flood protection only: a game played out to a result frees its player at once.
+            wait = cooldown - (now - last.created_at).total_seconds()
             if wait > 0:
-                seconds = math.ceil(wait)
-                unit = "second" if seconds == 1 else "seconds"
-                raise GameError(
-                    f"You started a game moments ago; you can start another in {seconds} {unit}.",
-                    code="cooldown",
-                    retry_after=wait,
-                )
+                raise refusals.Cooldown(wait)
 
     def _turn_deadline(self, player_id: int | None, now: datetime) -> datetime | None:
         """The human on turn must move by then; the bot has no deadline."""
@@ -264,15 +257,9 @@ class GameService:
         challenged (to play this bot, use :meth:`start_vs_bot`).
         """
         if opponent.user_id == challenger.user_id:
-            raise GameError(
-                "You can't challenge yourself; start a game without an opponent to play me.",
-                code="self_challenge",
-            )
+            raise refusals.SelfChallenge()
         if opponent_is_bot:
-            raise GameError(
-                "Bots can't play; challenge a person, or start a game without an opponent to play me.",
-                code="bot_challenge",
-            )
+            raise refusals.BotChallenge()
         rules.check_size(size)
         challenger_x = self._human_is_x(first)
         now = self._clock()
@@ -286,12 +273,11 @@ class GameService:
     async def _pending_for(self, repo: Repository, place: Place, user: Actor, game_id: int | None) -> Game:
         game = await self._game_here(repo, place, game_id)
         if game.status is not GameStatus.PENDING:
-            raise GameError("That challenge has already been answered or has expired.", code="not_pending")
+            raise refusals.NotPending()
         challenged = rules.challenged_id(game)
         if challenged is None or user.user_id != challenged:
-            names = await self._names(repo, game)
-            who = names.get(challenged or 0, "the challenged player")
-            raise GameError(f"Only {who} can answer this challenge.", code="not_challenged")
+            name = (await self._names(repo, game)).get(challenged or 0)
+            raise refusals.NotChallengedUnnamed() if name is None else refusals.NotChallenged(name)
         return game
 
     async def accept(self, place: Place, user: Actor, game_id: int | None = None) -> GameView:
@@ -301,7 +287,7 @@ class GameService:
             game = await self._pending_for(repo, place, user, game_id)
             deadline = self._turn_deadline(game.x_player_id, now)
             if not await repo.update_game(game, status=GameStatus.ACTIVE, deadline=deadline, updated_at=now):
-                raise rules.stale()
+                raise refusals.StaleBoard()
             await self._save_players(repo, now, user)
             return await self._view(repo, game)
 
@@ -324,9 +310,9 @@ class GameService:
         async with self._write() as repo:
             old = await self._game_here(repo, place, game_id)
             if old.status is not GameStatus.FINISHED:
-                raise GameError("A rematch can follow only a finished game.", code="not_finished")
+                raise refusals.NotFinished()
             if rules.mark_of(old, user.user_id) is None:
-                raise GameError("Only the players of that game can ask for a rematch.", code="not_a_player")
+                raise refusals.NotRematchPlayer()
             await self._check_can_start(repo, place, user.user_id, now)
             await self._save_players(repo, now, user)
             level = None if old.level is None else Level(old.level)
@@ -391,7 +377,7 @@ class GameService:
         else:
             values["deadline"] = self._turn_deadline(rules.player_of(game, after.turn), now)
         if not await repo.update_game(game, **values):
-            raise rules.stale()
+            raise refusals.StaleBoard()
         await repo.add_moves(
             game.id, [(before.ply, move, before.turn.value, who) for before, move, who in plays], now
         )
@@ -419,7 +405,7 @@ class GameService:
             return view
         try:
             return await self.play_bot_turn(view.id)
-        except GameError:
+        except refusals.Refusal:
             raise
         except Exception:
             log.exception("The engine failed on game %s; the bot's move is left for a later retry", view.id)
@@ -434,7 +420,7 @@ class GameService:
         async with self._read() as repo:
             game = await repo.game(game_id)
             if game is None:
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
             seen = await self._view(repo, game)
         if not seen.bot_to_move or seen.level is None:
             return seen
@@ -444,13 +430,11 @@ class GameService:
         async with self._write() as repo:
             current = await repo.game(game_id)
             if current is None:
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
             if current.version == seen.version:
                 try:
                     await self._play(repo, current, board, cell, None, now)
-                except GameError as error:
-                    if error.code != "stale":
-                        raise
+                except refusals.StaleBoard:
                     await repo.reload(current)
             return await self._view(repo, current)
 
@@ -468,7 +452,7 @@ class GameService:
         for game_id in waiting:
             try:
                 views.append(await self.play_bot_turn(game_id))
-            except GameError:
+            except refusals.Refusal:
                 continue
         return views
 
@@ -517,7 +501,7 @@ class GameService:
                 "updated_at": now,
             }
         if not await repo.update_game(game, **values):
-            raise rules.stale()
+            raise refusals.StaleBoard()
         if finished:
             await apply_ratings(repo, game, now, self.settings.ratings)
 
@@ -528,13 +512,11 @@ class GameService:
             game = await self._game_here(repo, place, game_id)
             mine = rules.mark_of(game, user.user_id)
             if mine is None:
-                raise GameError("You are not playing in this game.", code="not_a_player")
+                raise refusals.NotAPlayer()
             if game.status is GameStatus.PENDING:
-                raise GameError(
-                    "The challenge has not been accepted yet; cancel it instead.", code="not_started"
-                )
+                raise refusals.ResignBeforeStart()
             if game.status is not GameStatus.ACTIVE:
-                raise GameError("This game is over.", code="game_over")
+                raise refusals.GameOver()
             winner = rules.RESULT_OF_WINNER[mine.other]
             await self._end(repo, game, GameStatus.FINISHED, winner, EndReason.RESIGN, now)
             await self._save_players(repo, now, user)
@@ -552,9 +534,9 @@ class GameService:
         async with self._write() as repo:
             game = await self._game_here(repo, place, game_id)
             if not game.status.is_live:
-                raise GameError("This game is already over.", code="game_over")
+                raise refusals.AlreadyOver()
             if rules.mark_of(game, user.user_id) is None and not is_moderator:
-                raise GameError("Only the players or a moderator can cancel this game.", code="not_allowed")
+                raise refusals.NotAllowed()
             await self._end(repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
             return await self._view(repo, game)
 
@@ -587,9 +569,8 @@ class GameService:
                         winner = rules.RESULT_OF_WINNER[late.other]
                         await self._end(repo, game, GameStatus.FINISHED, winner, EndReason.TIMEOUT, now)
                     ended.append(await self._view(repo, game))
-            except GameError as error:
-                if error.code != "stale":
-                    raise
+            except refusals.StaleBoard:
+                continue
         return ended
 
     async def next_deadline(self) -> datetime | None:
@@ -611,14 +592,14 @@ class GameService:
                 return await self._view(repo, await self._game_here(repo, place, game_id))
             game = await repo.game(game_id)
             if game is None:
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
             return await self._view(repo, game)
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message shows the game's board, to edit it later (timeouts, restarts)."""
         async with self._write() as repo:
             if not await repo.set_message(game_id, channel_id, message_id):
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
 
     async def hint(self, place: Place, user: Actor, game_id: int | None = None) -> HintView:
         """The engine's verdict on every empty cell, for the player on turn."""
@@ -629,7 +610,7 @@ class GameService:
             view = await self._view(repo, game, names)
         analysis = await self.engine.analyze(board)
         if analysis.value is None or analysis.plies is None:
-            raise GameError("This game is over.", code="game_over")
+            raise refusals.GameOver()
         moves = tuple(
             CellVerdict(m.cell, format_cell(m.cell, board.size), m.value, m.plies) for m in analysis.moves
         )
@@ -640,7 +621,7 @@ class GameService:
         async with self._read() as repo:
             game = await repo.game(game_id)
             if game is None or (place is not None and game.guild_id != place.guild_id):
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
             view = await self._view(repo, game)
             moves = await repo.moves(game_id)
         return GameHistory(
@@ -685,12 +666,9 @@ class GameService:
     @staticmethod
     def _check_may_manage(guild_id: int | None, may_manage: bool) -> None:
         if guild_id is None:
-            raise GameError("Settings belong to servers; there is nothing to set here.", code="not_in_server")
+            raise refusals.SettingsOutsideServer()
         if not may_manage:
-            raise GameError(
-                "Only members with the Manage Server permission can see and change the settings.",
-                code="not_manager",
-            )
+            raise refusals.NotManager()
 
     async def server_settings(self, guild_id: int | None, *, may_manage: bool) -> str | None:
         """The language a server chose, for a member who may manage it (see :meth:`set_server_language`)."""
@@ -709,7 +687,7 @@ class GameService:
         assert guild_id is not None
         chosen = None if language is None else by_code(language)
         if language is not None and chosen is None:
-            raise GameError("I don't know that language; please pick one from the list.", code="bad_option")
+            raise refusals.BadOption("language")
         code = None if chosen is None else chosen.code
         async with self._write() as repo:
             await repo.set_server_language(guild_id, code, self._clock())

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.db import GLOBAL_SCOPE, EndReason, Game, GameResult, Repository
+from bot.db import GLOBAL_SCOPE, Game, Repository
 from bot.services.ratings import RatingRules, elo_update
+from bot.states import EndReason, GameResult
 
 _SCORE_OF_X = {GameResult.X_WON: 1.0, GameResult.O_WON: 0.0, GameResult.DRAW: 0.5}
 

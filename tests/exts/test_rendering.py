@@ -6,12 +6,12 @@ import re
 
 import discord
 
-from bot.db.enums import EndReason, GameResult, GameStatus
 from bot.engine import Level, Outcome
 from bot.exts.games.messages import compose
-from bot.exts.games.render import board_text, clean, hint_text, leaderboard_text, players_only, text_board
+from bot.exts.games.render import board_text, clean, hint_embed, leaderboard_embed, players_only, text_board
 from bot.exts.games.views import DYNAMIC_ITEMS, Action, Click, board_view, is_known_custom_id
-from bot.services.views import CellVerdict, HintView, Leaderboard, LeaderboardEntry
+from bot.services.results import CellVerdict, HintView, Leaderboard, LeaderboardEntry
+from bot.states import EndReason, GameResult, GameStatus
 from tests.exts.factories import ALICE, BOB, game_view
 
 
@@ -133,7 +133,7 @@ def test_a_hint_names_every_free_cell_with_its_verdict() -> None:
         CellVerdict(1, "b1", Outcome.LOSS, 4),
         CellVerdict(8, "c3", Outcome.LOSS, 6),
     )
-    embed = hint_text(HintView(game, Outcome.DRAW, 8, True, moves, (4,)))
+    embed = hint_embed(HintView(game, Outcome.DRAW, 8, True, moves, (4,)))
     fields = {field.name: field.value for field in embed.fields}
     assert fields["Best moves"] == "b2"
     assert fields["Every cell"].splitlines() == ["b2: draw", "c3: loss in 6", "b1: loss in 4"]
@@ -142,7 +142,7 @@ def test_a_hint_names_every_free_cell_with_its_verdict() -> None:
 
 def test_the_leaderboard_lists_ranks_and_escapes_names() -> None:
     entry = LeaderboardEntry(1, ALICE, "**al**", 1232, 5, 5, 0, 0)
-    embed = leaderboard_text(Leaderboard(1, 5, (entry,)), "this server")
+    embed = leaderboard_embed(Leaderboard(1, 5, (entry,)), "this server")
     assert str(embed.description).startswith(f"**1.** <@{ALICE}> (\\*\\*al\\*\\*): **1232**")
-    empty = leaderboard_text(Leaderboard(1, 5, ()), "global")
+    empty = leaderboard_embed(Leaderboard(1, 5, ()), "global")
     assert "Nobody is ranked yet" in str(empty.description) and "5 rated games" in str(empty.description)

@@ -10,9 +10,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.errors import GameError
 from bot.exts.games import respond
 from bot.exts.games.messages import EditOrder
+from bot.services import refusals
 
 
 @dataclass
@@ -103,17 +103,19 @@ async def test_slow_work_is_deferred_once_and_still_returns(quick: None) -> None
 async def test_an_error_after_a_public_thinking_defer_is_shown_privately(quick: None) -> None:
     interaction = FakeInteraction()
     await interaction.response.defer(thinking=True)
-    await respond.report(interaction, GameError("That cell is taken."))
+    await respond.report(interaction, refusals.CellTaken("b2"))
     assert interaction.deleted == 1
-    assert interaction.followup.sent == [("That cell is taken.", True)]
+    assert interaction.followup.sent == [("That cell (b2) is already taken.", True)]
 
 
 async def test_an_error_after_a_private_defer_edits_the_private_answer() -> None:
     interaction = FakeInteraction()
     await interaction.response.defer(thinking=True, ephemeral=True)
     interaction.extras["ttt_ephemeral_defer"] = True
-    await respond.report(interaction, GameError("Not your turn."))
-    assert interaction.edits == [{"content": "Not your turn.", "embed": None, "view": None}]
+    await respond.report(interaction, refusals.BotToMove())
+    assert interaction.edits == [
+        {"content": "Wait for my move; it is not your turn yet.", "embed": None, "view": None}
+    ]
 
 
 async def test_a_game_error_is_one_private_sentence_and_logs_nothing(
@@ -121,7 +123,7 @@ async def test_a_game_error_is_one_private_sentence_and_logs_nothing(
 ) -> None:
     interaction = FakeInteraction()
     with caplog.at_level(logging.DEBUG, logger="bot.exts.games.respond"):
-        await respond.report(interaction, GameError("This game is over."))
+        await respond.report(interaction, refusals.GameOver())
     assert interaction.response.calls == [
         ("send_message", {"content": "This game is over.", "ephemeral": True})
     ]

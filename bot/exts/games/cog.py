@@ -20,7 +20,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import EngineInputError, Level, format_cell, parse_cell
-from bot.errors import GameError
 from bot.exts.games import render
 from bot.exts.games.audience import Audience, locale_of, personal
 from bot.exts.games.messages import BoardPublisher, compose, jump_url, send_as_response
@@ -28,7 +27,7 @@ from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, Action, Click, is_known_custom_id
 from bot.i18n import LANGUAGES, N_
-from bot.services import Actor, First, GameView, Place
+from bot.services import Actor, First, GameView, Place, Refusal, refusals
 
 if TYPE_CHECKING:
     from bot.bot import TicTacToeBot
@@ -67,16 +66,13 @@ SCOPE_CHOICES = [
     app_commands.Choice(name=N_("global"), value="global"),
 ]
 
-OUTDATED_BOARD = frozenset({"stale", "game_over", "not_pending"})
-"""Refusals that mean the clicked message shows an older state (e.g. its edit was lost): redraw it."""
-
 STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
 
 
 def place_of(interaction: discord.Interaction[Any]) -> Place:
     """Where the interaction happened; games live in server channels and threads only."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise GameError("Tic-tac-toe is played in server channels, not in direct messages.", code="dm")
+        raise refusals.NotInServer()
     return Place(interaction.guild_id, interaction.channel_id)
 
 
@@ -84,14 +80,12 @@ def actor_of(user: discord.User | discord.Member, locale: str | None = None) -> 
     return Actor(user.id, user.display_name, locale)
 
 
-def choice_of(kind: type[E], value: str, what: str) -> E:
-    """An option's value as ``kind``; a value outside its choices (a forged client) is refused politely."""
+def choice_of(kind: type[E], value: str, option: str) -> E:
+    """Option ``option``'s value as ``kind``; a value outside its choices (a forged client) is refused."""
     try:
         return kind(value)
     except ValueError:
-        raise GameError(
-            f"I don't know that {what}; please pick one from the list.", code="bad_option"
-        ) from None
+        raise refusals.BadOption(option) from None
 
 
 def _has_component(message: discord.Message | None, custom_id: str) -> bool:
@@ -205,7 +199,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     ) -> None:
         place = place_of(interaction)
         me = actor_of(interaction.user, locale_of(interaction))
-        order = choice_of(First, first, "choice of who moves first")
+        order = choice_of(First, first, "first")
         own_id = self.bot.user.id if self.bot.user is not None else None
         if opponent is None or opponent.id == own_id:
             work = self.service.start_vs_bot(
@@ -213,10 +207,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             )
         else:
             if level is not None:
-                raise GameError(
-                    "The level is for games against me; leave it out when you challenge a member.",
-                    code="level_with_opponent",
-                )
+                raise refusals.LevelWithOpponent()
             work = self.service.challenge(
                 place, me, actor_of(opponent), opponent_is_bot=opponent.bot, size=size, first=order
             )
@@ -259,7 +250,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     ) -> list[app_commands.Choice[str]]:
         try:
             game = await asyncio.wait_for(self.service.board(place_of(interaction)), AUTOCOMPLETE_SECONDS)
-        except GameError:
+        except Refusal:
             return []
         except Exception:
             log.warning(
@@ -316,7 +307,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def _hint(self, interaction: discord.Interaction[Any]) -> None:
         work = self.service.hint(place_of(interaction), actor_of(interaction.user))
         hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        embed = render.hint_text(hint)
+        embed = render.hint_embed(hint)
         if interaction.response.is_done():
             await interaction.edit_original_response(embed=embed)
         else:
@@ -334,7 +325,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         place = place_of(interaction)
         guild_id = place.guild_id if scope == "server" else None
         board = await within_deadline(interaction, self.service.leaderboard(guild_id), thinking=True)
-        embed = render.leaderboard_text(board, "this server" if guild_id is not None else "global")
+        embed = render.leaderboard_embed(board, "this server" if guild_id is not None else "global")
         await self._send_embed(interaction, embed)
 
     @ttt.command(name="stats", description=N_("A player's wins, losses, draws, streaks and rating."))
@@ -348,7 +339,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         stats = await within_deadline(
             interaction, self.service.stats(target.id, place.guild_id), thinking=True
         )
-        await self._send_embed(interaction, render.stats_text(stats, target.id))
+        await self._send_embed(interaction, render.stats_embed(stats, target.id))
 
     # /ttt settings
 
@@ -406,12 +397,11 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             work = self.service.decline(place, user, click.game_id)
         try:
             game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
-        except GameError as error:
-            if error.code in OUTDATED_BOARD:
-                await tell(interaction, error.message + " I've brought the board up to date.")
-                await self._refresh_clicked(interaction, click.game_id)
-                return
-            raise
+        except refusals.OutdatedBoard as error:
+            # The clicked message shows an older state (its edit was lost, say): redraw it.
+            await tell(interaction, f"{error} I've brought the board up to date.")
+            await self._refresh_clicked(interaction, click.game_id)
+            return
         try:
             await self.publisher.answer_click(interaction, game)
         except (discord.HTTPException, aiohttp.ClientError) as error:

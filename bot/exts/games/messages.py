@@ -19,10 +19,9 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.errors import GameError
 from bot.exts.games.render import MessageText, game_text, is_challenge_message
 from bot.exts.games.views import board_view, challenge_view
-from bot.services import GameService, GameView
+from bot.services import GameService, GameView, Refusal
 
 log = logging.getLogger(__name__)
 
@@ -171,8 +170,8 @@ class BoardPublisher:
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.warning("Could not update the board of game %s (will retry): %r", game.id, error)
             self._failed.add(game.id)
-        except GameError as error:
-            log.warning("Could not record the board message of game %s: %s", game.id, error.message)
+        except Refusal as error:
+            log.warning("Could not record the board message of game %s: %s", game.id, error)
         return None
 
     async def retry_failed(self) -> None:
@@ -180,7 +179,7 @@ class BoardPublisher:
         for game_id in sorted(self._failed):
             try:
                 game = await self._service.game(game_id)
-            except GameError:
+            except Refusal:
                 self._failed.discard(game_id)
                 continue
             await self.refresh(game)

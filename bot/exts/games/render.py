@@ -19,7 +19,7 @@ import discord
 from bot.engine import Mark, Outcome
 from bot.i18n import Texts, by_code, from_locale
 from bot.services import EndReason, GameResult, GameStatus
-from bot.services.views import (
+from bot.services.results import (
     GameView,
     HintView,
     Leaderboard,
@@ -239,7 +239,7 @@ def _verdict_code(value: Outcome, plies: int) -> str:
     return {Outcome.WIN: f"W{plies}", Outcome.LOSS: f"L{plies}", Outcome.DRAW: "D"}[value]
 
 
-def hint_text(hint: HintView) -> discord.Embed:
+def hint_embed(hint: HintView) -> discord.Embed:
     """The engine's verdict on every empty cell, for the player on turn (shown only to them)."""
     game = hint.game
     verdicts = {move.cell: move for move in hint.moves}
@@ -296,7 +296,7 @@ def record_text(record: Record) -> str:
     return f"{record.wins}W {record.losses}L {record.draws}D"
 
 
-def leaderboard_text(board: Leaderboard, scope_name: str) -> discord.Embed:
+def leaderboard_embed(board: Leaderboard, scope_name: str) -> discord.Embed:
     embed = discord.Embed(title=f"Leaderboard: {scope_name}", colour=COLOUR_ACTIVE)
     if not board.entries:
         embed.description = (
@@ -338,7 +338,7 @@ def _recent_line(game: RecentGame) -> str:
     return f"{verb} against {opponent}{level}, {game.size}x{game.size}{how}{when}"
 
 
-def stats_text(stats: PlayerStats, user_id: int) -> discord.Embed:
+def stats_embed(stats: PlayerStats, user_id: int) -> discord.Embed:
     embed = discord.Embed(title="Tic-tac-toe stats", colour=COLOUR_ACTIVE)
     if stats.display_name is None:
         embed.description = f"<@{user_id}> has not played yet."

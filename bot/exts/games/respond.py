@@ -10,7 +10,7 @@ busy bot. A command's defer shows a public "thinking...", so commands wait
 :data:`FAST_REPLY_SECONDS` before deferring.
 
 :func:`report` turns any exception into one friendly ephemeral sentence: a
-:class:`~bot.errors.GameError` shows its message; anything unexpected is logged with
+:class:`~bot.services.refusals.Refusal` shows its sentence; anything unexpected is logged with
 its context and the user gets a short apology, never a traceback.
 """
 
@@ -25,7 +25,8 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.errors import GameError
+from bot.i18n import N_, Texts, texts_for_locale
+from bot.services import Refusal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -40,7 +41,7 @@ BUSY_INTERACTIONS = 4
 """With more interactions than this in flight, a click is acknowledged at once: on a busy event loop a
 50 ms timer fires late, and the acknowledgement would wait behind everyone else's work."""
 
-APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
+APOLOGY = N_("Sorry, something went wrong on my side. Please try again in a moment.")
 
 _EPHEMERAL_DEFER = "ttt_ephemeral_defer"
 
@@ -119,32 +120,57 @@ def describe(interaction: discord.Interaction[Any]) -> str:
     return f"interaction type {interaction.type.name}"
 
 
-def _user_message(error: Exception) -> str | None:
+def shown_param(value: object) -> object:
+    """A refusal's param as a user sees it: text (a name, what they typed) loses markdown and mentions."""
+    if isinstance(value, str):
+        return discord.utils.escape_mentions(discord.utils.escape_markdown(value))
+    return value
+
+
+def refusal_text(texts: Texts, refusal: Refusal) -> str:
+    """A service's refusal in the reader's language, its text params escaped."""
+    params = {name: shown_param(value) for name, value in refusal.params.items()}
+    return texts.message(refusal.template, params, plural=refusal.plural, count=refusal.count)
+
+
+def _user_message(error: Exception, texts: Texts) -> str | None:
     """The friendly sentence for an error a user can cause, or None when it is a bug or an outage."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original if isinstance(error.original, Exception) else error
-    if isinstance(error, GameError):
-        return error.message
+    if isinstance(error, Refusal):
+        return refusal_text(texts, error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Tic-tac-toe is played in server channels, not in direct messages."
+        return texts.gettext("Tic-tac-toe is played in server channels, not in direct messages.")
     if isinstance(error, app_commands.TransformerError):
         if error.type is discord.AppCommandOptionType.user:
-            return "I can't find that member in this server; pick someone from the list."
-        return f"I couldn't understand {error.value!r}; please pick a value from the list."
+            return texts.gettext("I can't find that member in this server; pick someone from the list.")
+        return texts.gettext(
+            "I couldn't understand {value}; please pick a value from the list.",
+            value=shown_param(repr(error.value)),
+        )
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
+        seconds = max(1, round(error.retry_after))
+        return texts.ngettext(
+            "Slow down a little: try again in {count} second.",
+            "Slow down a little: try again in {count} seconds.",
+            seconds,
+        )
     if isinstance(error, app_commands.CheckFailure):
-        return "You can't use this command here."
+        return texts.gettext("You can't use this command here.")
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return "That command has just changed; please try again in a minute."
+        return texts.gettext("That command has just changed; please try again in a minute.")
     return None
 
 
 async def report(
     interaction: discord.Interaction[Any], error: Exception, *, game_id: int | None = None
 ) -> None:
-    """Show ``error`` to the user as one friendly sentence (only to them); log the unexpected ones."""
-    message = _user_message(error)
+    """Show ``error`` to the user as one friendly sentence (only to them, in their language).
+
+    The unexpected ones are logged with their context.
+    """
+    texts = texts_for_locale(interaction.locale.value)
+    message = _user_message(error, texts)
     if message is None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(original, discord.HTTPException | aiohttp.ClientError):
@@ -167,7 +193,7 @@ async def report(
                 game_id,
                 exc_info=original,
             )
-        message = APOLOGY
+        message = texts.gettext(APOLOGY)
     try:
         await tell(interaction, message)
     except (discord.HTTPException, aiohttp.ClientError) as failure:

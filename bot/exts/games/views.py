@@ -22,7 +22,7 @@ import discord
 from discord.ext import commands
 
 from bot.services import GameStatus
-from bot.services.views import GameView
+from bot.services.results import GameView
 
 GAMES_COG = "Games"
 """The name of the cog that handles clicks (:class:`bot.exts.games.cog.GamesCog`)."""

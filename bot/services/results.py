@@ -10,8 +10,8 @@ import enum
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.db.enums import EndReason, GameResult, GameStatus
 from bot.engine import Level, Mark, Outcome, format_cell
+from bot.states import EndReason, GameResult, GameStatus
 
 
 @dataclass(frozen=True, slots=True)
