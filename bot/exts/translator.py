@@ -4,7 +4,8 @@ At sync, discord.py asks for every string of the command tree in every Discord l
 answers descriptions (of ``/ttt``, its sub-commands and options) and the names of option
 choices from the gettext catalogues; command and option names stay English, because Discord
 mishandles ``name_localizations`` on commands with sub-commands. A locale the bot does not
-speak, or a message without a translation, gets None: Discord shows the English.
+speak gets None: Discord shows the English. Every language the bot speaks gets every text,
+also one that reads the same as the English (a language's own name, "global" in German).
 """
 
 from __future__ import annotations
@@ -36,5 +37,4 @@ class CommandTranslator(app_commands.Translator):
         language = from_locale(locale.value)
         if language == ENGLISH:
             return None
-        translated = texts_for(language).gettext(string.message)
-        return translated if translated != string.message else None
+        return texts_for(language).gettext(string.message)
