@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import signal
 from typing import Any
@@ -23,10 +24,15 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.composition import build_service, service_settings
 from bot.config import Settings
+<<<<<<< HEAD
 from bot.db import Database
 from bot.exts.translator import CommandTranslator
 from bot.services import EnginePool, GameService, GuildShards, ServiceSettings
+=======
+from bot.services import GameService
+>>>>>>> main
 from bot.shutdown import InFlight, InteractionGate
 
 log = logging.getLogger(__name__)
@@ -91,27 +97,10 @@ class TicTacToeBot(commands.Bot):
             log.warning("Could not start the engine workers ahead of the first move: %s", error)
 
     def _build_service(self) -> GameService:
-        settings = self.settings
-        bot_name = self.user.display_name if self.user is not None else ServiceSettings().bot_name
-        service_settings = ServiceSettings(
-            turn_timeout_seconds=settings.turn_timeout_seconds,
-            challenge_timeout_seconds=settings.challenge_timeout_seconds,
-            engine_workers=settings.engine_workers,
-            engine_budget_ms=settings.engine_budget_ms,
-            start_cooldown_seconds=settings.start_cooldown_seconds,
-            bot_name=bot_name,
-            shards=self._own_shards(),
-        )
-        engine = EnginePool(settings.engine_workers, settings.engine_budget_ms)
-        database = Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
-        return GameService(database, service_settings, engine=engine)
-
-    def _own_shards(self) -> GuildShards | None:
-        """This process's shards when it runs some of them (``SHARD_IDS``); None when it serves all guilds."""
-        count, ids = self.settings.shard_count, self.settings.shard_ids
-        if count is None or ids is None or set(ids) == set(range(count)):
-            return None
-        return GuildShards(count, ids)
+        tuned = service_settings(self.settings)
+        if self.user is not None:
+            tuned = dataclasses.replace(tuned, bot_name=self.user.display_name)
+        return build_service(self.settings, tuned)
 
     async def _use_gateway_of_api(self) -> None:
         """Connect to the gateway that ``DISCORD_API_BASE`` names, not to Discord's.

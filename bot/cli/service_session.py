@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable
@@ -32,8 +33,8 @@ from bot.cli.local_ids import local_player_id, os_user_name, terminal_channel_id
 from bot.cli.logs import first_line
 from bot.cli.migrate import schema_problem, upgrade_schema
 from bot.cli.session import GameSession, MoveRejected, PlayOptions, SessionFactory, SessionUnavailable
+from bot.composition import build_service, service_settings
 from bot.config import Settings
-from bot.db import Database
 from bot.engine import Board, Level, Mark
 from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
 from bot.services.refusals import GameRunning, Refusal
@@ -237,18 +238,14 @@ def _stopped(error: Exception) -> SessionUnavailable:
     return SessionUnavailable(f"The game stopped: {first_line(error)}")
 
 
-def service_settings(settings: Settings, budget_ms: int) -> ServiceSettings:
-    """The service's settings for a terminal game.
+def terminal_settings(settings: Settings, budget_ms: int) -> ServiceSettings:
+    """The service's settings for a terminal game: one engine worker, the game's budget.
 
     No start cooldown: it keeps one person from flooding a shared channel, while at
     a terminal it would only refuse "play again" for a few seconds.
     """
-    return ServiceSettings(
-        turn_timeout_seconds=settings.turn_timeout_seconds,
-        challenge_timeout_seconds=settings.challenge_timeout_seconds,
-        engine_workers=1,
-        engine_budget_ms=budget_ms,
-        start_cooldown_seconds=0.0,
+    return dataclasses.replace(
+        service_settings(settings), engine_workers=1, engine_budget_ms=budget_ms, start_cooldown_seconds=0.0
     )
 
 
@@ -284,11 +281,8 @@ async def terminal_service(
     problem = await (upgrade_schema(settings) if settings.auto_migrate else schema_problem(settings))
     if problem is not None:
         raise SessionUnavailable(problem)
-    service = GameService(
-        Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms),
-        service_settings(settings, budget_ms),
-        engine=engine,
-        rng=random.Random(seed),
+    service = build_service(
+        settings, terminal_settings(settings, budget_ms), engine=engine, rng=random.Random(seed)
     )
     try:
         yield service

@@ -2,7 +2,11 @@
 
 from bot.db.database import Database, create_engine, is_sqlite
 from bot.db.errors import DatabaseUnavailable
+<<<<<<< HEAD
 from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, ServerSettings
+=======
+from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, RatingChange
+>>>>>>> main
 from bot.db.repository import Repository
 
 __all__ = [
@@ -14,6 +18,7 @@ __all__ = [
     "Move",
     "Player",
     "Rating",
+    "RatingChange",
     "Repository",
     "ServerSettings",
     "create_engine",
