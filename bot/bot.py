@@ -26,13 +26,8 @@ from discord.ext import commands
 
 from bot.composition import build_service, service_settings
 from bot.config import Settings
-<<<<<<< HEAD
-from bot.db import Database
 from bot.exts.translator import CommandTranslator
-from bot.services import EnginePool, GameService, GuildShards, ServiceSettings
-=======
 from bot.services import GameService
->>>>>>> main
 from bot.shutdown import InFlight, InteractionGate
 
 log = logging.getLogger(__name__)

@@ -2,11 +2,7 @@
 
 from bot.db.database import Database, create_engine, is_sqlite
 from bot.db.errors import DatabaseUnavailable
-<<<<<<< HEAD
-from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, ServerSettings
-=======
-from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, RatingChange
->>>>>>> main
+from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, RatingChange, ServerSettings
 from bot.db.repository import Repository
 
 __all__ = [

@@ -120,14 +120,11 @@ class Game(Base):
     deadline: Mapped[datetime | None] = mapped_column(UtcDateTime)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     message_channel_id: Mapped[int | None] = mapped_column(BigInteger)
-<<<<<<< HEAD
     starter_locale: Mapped[str | None] = mapped_column(String(16))
     """The Discord locale of the player who started the game: its public language outside servers."""
-=======
     interactions_only: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     """Where the bot has no access of its own (a group DM, a server without it): the board can only
     be edited in answer to a click or command, never by the bot alone."""
->>>>>>> main
     seed: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
     rated: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     rating_weight: Mapped[float] = mapped_column(Float, server_default=text("0"))
@@ -170,7 +167,6 @@ class Rating(Base):
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
 
 
-<<<<<<< HEAD
 class ServerSettings(Base):
     """A server's choices for the bot; a server that never chose has no row.
 
@@ -183,7 +179,8 @@ class ServerSettings(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     language: Mapped[str | None] = mapped_column(String(16))
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
-=======
+
+
 class RatingChange(Base):
     """A player's rating in one scope right after one rated game: the points of the rating chart."""
 
@@ -197,4 +194,3 @@ class RatingChange(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     played_at: Mapped[datetime] = mapped_column(UtcDateTime)
->>>>>>> main

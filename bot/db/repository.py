@@ -20,11 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-<<<<<<< HEAD
-from bot.db.models import Game, Move, Player, Rating, ServerSettings
-=======
-from bot.db.models import Game, Move, Player, Rating, RatingChange
->>>>>>> main
+from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings
 from bot.states import LIVE_STATUSES, GameStatus
 
 

@@ -31,11 +31,8 @@ from typing import Any
 
 from bot.db import GLOBAL_SCOPE, Database, DatabaseUnavailable, Game, Repository
 from bot.engine import Board, Level, Mark, Status, format_cell
-<<<<<<< HEAD
 from bot.i18n import by_code
-=======
 from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_replay
->>>>>>> main
 from bot.services import refusals, rules
 from bot.services.engine_pool import EnginePool
 from bot.services.looking_back import check_visible, replay_moves, visible_from
@@ -87,12 +84,9 @@ class GameService:
         self._clock = clock
         self._rng = rng or random.Random()
         self._name_cache: dict[int, str] = {}
-<<<<<<< HEAD
         self._server_languages: dict[int, str | None] = {}
-=======
         self._reviews = ReviewCache()
         self._pictures = ThreadPoolExecutor(1, thread_name_prefix="pictures")
->>>>>>> main
 
     async def close(self) -> None:
         """Stop the engine pool and the pictures thread, and close the database connections."""

@@ -95,13 +95,10 @@ class GameView:
     message_channel_id: int | None
     created_at: datetime
     finished_at: datetime | None
-<<<<<<< HEAD
     starter_locale: str | None = None
     """The locale of the player who started the game (see :attr:`Actor.locale`)."""
-=======
     interactions_only: bool = False
     """Its board can be shown only in answer to a request (a click, a command); see :class:`Place`."""
->>>>>>> main
 
     @property
     def players(self) -> tuple[PlayerView, PlayerView]:
