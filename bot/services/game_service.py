@@ -20,11 +20,9 @@ sweep still counts.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -36,6 +34,7 @@ from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_
 from bot.services import refusals, rules
 from bot.services.engine_pool import EnginePool
 from bot.services.looking_back import check_visible, replay_moves, visible_from
+from bot.services.picture_pool import PicturePool
 from bot.services.presenter import game_view
 from bot.services.rating_updates import apply_ratings, rating_weight
 from bot.services.results import (
@@ -75,6 +74,7 @@ class GameService:
         settings: ServiceSettings | None = None,
         *,
         engine: EnginePool | None = None,
+        pictures: PicturePool | None = None,
         clock: Clock = utc_now,
         rng: random.Random | None = None,
     ) -> None:
@@ -86,12 +86,12 @@ class GameService:
         self._name_cache: dict[int, str] = {}
         self._server_languages: dict[int, str | None] = {}
         self._reviews = ReviewCache()
-        self._pictures = ThreadPoolExecutor(1, thread_name_prefix="pictures")
+        self.pictures = pictures or PicturePool()
 
     async def close(self) -> None:
-        """Stop the engine pool and the pictures thread, and close the database connections."""
+        """Stop the engine and pictures workers, and close the database connections."""
         self.engine.close()
-        self._pictures.shutdown(wait=True, cancel_futures=True)
+        self.pictures.close()
         await self.database.close()
 
     # Transactions and views
@@ -715,13 +715,13 @@ class GameService:
     async def replay(
         self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
     ) -> Replay:
-        """A game that is over, with its animated GIF (drawn in a thread, off the event loop)."""
+        """A game that is over, with its animated GIF (drawn in the pictures worker, off the event loop)."""
         async with self._read() as repo:
             history = await self._history_of(repo, await self._finished_game(repo, place, user_id, game_id))
         game = history.game
         board = Board.parse(game.board)
         winner = board.winner
-        gif = await self._draw(
+        gif = await self.pictures.draw(
             render_replay,
             game.size,
             replay_moves(history),
@@ -756,11 +756,7 @@ class GameService:
             for label, changes in ((server_label, server), (global_label, world))
             if changes
         ]
-        return await self._draw(render_rating_chart, series)
-
-    async def _draw(self, render: Callable[..., bytes], *args: object) -> bytes:
-        """Run a picture renderer on the pictures thread, keeping the event loop free."""
-        return await asyncio.get_running_loop().run_in_executor(self._pictures, render, *args)
+        return await self.pictures.draw(render_rating_chart, series)
 
     async def leaderboard(self, guild_id: int | None, limit: int | None = None) -> Leaderboard:
         """The best rated players of a server, or globally with ``guild_id=None``."""
