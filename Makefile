@@ -5,14 +5,20 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench play clean lock
+# The gettext catalogues are text; the compiled .mo files are built here (and by the package build).
+LOCALES := bot/locales
+CATALOGUES := $(wildcard $(LOCALES)/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGUES:.po=.mo)
+
+.PHONY: run test lint typecheck bench play clean translations i18n-extract i18n-check lock
 
 # constraints.txt pins every dependency (and theirs) to the versions `make lock` resolved, so two
 # machines install the same; a dependency added to pyproject.toml but not yet locked installs unpinned.
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml setup.py constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev,postgres]'
+	$(BIN)/pybabel -q compile -d $(LOCALES) -D messages
 	touch $(STAMP)
 
 # Resolve the newest versions pyproject.toml allows in a fresh virtual environment and pin them.
@@ -25,10 +31,23 @@ lock:
 	  .lock-venv/bin/pip freeze --exclude-editable --all | grep -v -E '^(pip|setuptools|wheel)=='; } > constraints.txt
 	rm -rf .lock-venv
 
-run: $(STAMP)
+$(LOCALES)/%/LC_MESSAGES/messages.mo: $(LOCALES)/%/LC_MESSAGES/messages.po $(STAMP)
+	$(BIN)/pybabel -q compile -i $< -o $@ -l $*
+
+translations: $(COMPILED)
+
+# Collect new messages from the code into the template and every catalogue (then translate them).
+i18n-extract: $(STAMP)
+	$(BIN)/python -m bot.i18n.tooling extract
+
+# Fails when a catalogue lacks a message, keeps a stale or fuzzy one, or breaks placeholders or markup.
+i18n-check: $(STAMP)
+	$(BIN)/python -m bot.i18n.tooling check
+
+run: $(STAMP) translations
 	$(BIN)/python -m bot run
 
-play: $(STAMP)
+play: $(STAMP) translations
 	$(BIN)/python -m bot play
 
 lint: $(STAMP)
@@ -38,10 +57,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck
+test: lint typecheck i18n-check translations
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMP)
+bench: $(STAMP) translations
 	$(BIN)/python -m bench
 
 clean:

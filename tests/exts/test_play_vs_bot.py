@@ -46,7 +46,17 @@ async def test_commands_are_synced_with_descriptions_choices_and_guild_only(
     (ttt,) = [command for command in emu.commands() if command["name"] == "ttt"]
     assert ttt.get("contexts") == [0] or ttt.get("dm_permission") is False
     subcommands = {option["name"]: option for option in ttt["options"]}
-    assert set(subcommands) == {"start", "move", "board", "resign", "hint", "leaderboard", "stats", "cancel"}
+    assert set(subcommands) == {
+        "start",
+        "move",
+        "board",
+        "resign",
+        "hint",
+        "leaderboard",
+        "stats",
+        "cancel",
+        "settings",
+    }
     for sub in subcommands.values():
         assert sub["type"] == SUB_COMMAND and sub["description"]
         for option in sub.get("options", []):
