@@ -31,7 +31,7 @@ from pathlib import Path
 from bench import baseline, roundrobin
 from bot.cli.analyze import analysis_line
 from bot.engine import Board, Level, analyze, choose_move
-from bot.engine.analysis import DEFAULT_BUDGET_MS as ANALYZE_BUDGET_MS
+from bot.engine.analysis import ANALYSIS_BUDGET_MS
 from bot.engine.book import opening_book, solved_table
 from bot.engine.levels import DEFAULT_BUDGET_MS
 from bot.engine.oracle import score_moves
@@ -100,9 +100,9 @@ def bench_3x3(lines: list[str], repeat_baseline: int) -> None:
     batch = _seconds(lambda: [analyze(b) for b in boards])
     warm = min(_seconds(lambda: [analyze(b) for b in boards]) for _ in range(5)) / len(boards)
     texts = [b.text for b in boards]
-    [analysis_line(Board.parse(t), ANALYZE_BUDGET_MS) for t in texts]
+    [analysis_line(Board.parse(t), ANALYSIS_BUDGET_MS) for t in texts]
     lines_warm = min(
-        _seconds(lambda: [analysis_line(Board.parse(t), ANALYZE_BUDGET_MS) for t in texts]) for _ in range(5)
+        _seconds(lambda: [analysis_line(Board.parse(t), ANALYSIS_BUDGET_MS) for t in texts]) for _ in range(5)
     ) / len(boards)
     lines += [
         "",

@@ -45,11 +45,11 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import bot.db.database as database_module
-from bot.db import Database, Game, GameStatus, Move
+from bot.db import Database, Game, Move
 from bot.db.migrate import upgrade_to_head
 from bot.engine import Level
-from bot.errors import GameError
-from bot.services import Actor, EnginePool, First, GameService, Place, ServiceSettings
+from bot.services import Actor, EnginePool, First, GameService, Place, Refusal, ServiceSettings
+from bot.states import GameStatus
 
 DRAW = ["b2", "a1", "c1", "a3", "a2", "c2", "b3", "b1", "c3"]
 POSTGRES_DEFAULT = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -291,5 +291,5 @@ if __name__ == "__main__":
     arguments = parser.parse_args()
     try:
         asyncio.run(main(arguments.seconds, arguments.out))
-    except GameError as error:
-        sys.exit(f"benchmark refused: {error.message}")
+    except Refusal as error:
+        sys.exit(f"benchmark refused: {error}")

@@ -1,4 +1,4 @@
-"""``python -m bot [run|play|migrate|analyze|stats]``: the command line of contract section 1.
+"""``python -m bot [run|play|migrate|analyze|stats|review|replay]``: the command line of contract section 1.
 
 This module owns the argument parser and the exit statuses; each command lives in
 ``bot.cli.<command>`` and gets typed options and the standard streams.
@@ -11,12 +11,13 @@ import io
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.cli.analyze import STDIN, run_analyze
 from bot.cli.logs import first_line
 from bot.cli.wiring import MissingComponent
 from bot.config import ConfigError, Settings
-from bot.engine import Level, Mark
+from bot.engine import ANALYSIS_BUDGET_MS, SIZES, Level, Mark
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m bot",
         description="A Discord tic-tac-toe bot with a perfect minimax engine. Without a command: run.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze,stats}")
+    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze,stats,review,replay}")
     commands.add_parser(
         "run",
         help="start the Discord bot (the default)",
@@ -48,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play one game against the engine in the terminal",
         description="Play one game against the engine. Moves are cells like 5 or b2; q quits.",
     )
-    play.add_argument("--size", type=int, choices=(3, 4, 5), default=3, help="board size (default 3)")
+    play.add_argument("--size", type=int, choices=SIZES, default=3, help="board size (default 3)")
     play.add_argument(
         "--level",
         choices=[level.value for level in Level],
@@ -85,8 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument(
         "--budget-ms",
         type=_positive_int,
-        default=2000,
-        help="time budget per board on 4x4 and 5x5, in milliseconds (default 2000)",
+        default=ANALYSIS_BUDGET_MS,
+        help=f"time budget per board on 4x4 and 5x5, in milliseconds (default {ANALYSIS_BUDGET_MS})",
     )
     stats = commands.add_parser(
         "stats",
@@ -94,6 +95,20 @@ def build_parser() -> argparse.ArgumentParser:
         description="Show the record of a terminal player (by default you, by your OS user name).",
     )
     stats.add_argument("--user", metavar="NAME", help="the OS user name of the player (default: yours)")
+    review = commands.add_parser(
+        "review",
+        help="print the perfect engine's verdict on every move of a stored game",
+        description="Print the perfect engine's review of a stored game (DATABASE_URL), a line per move.",
+    )
+    review.add_argument("game", type=_positive_int, metavar="GAME_ID", help="the game's number")
+    review.add_argument("--json", action="store_true", help="one JSON object per move instead of text")
+    replay = commands.add_parser(
+        "replay",
+        help="write a stored game as an animated GIF",
+        description="Write a stored game as an animated GIF: a frame per move, the winning line drawn.",
+    )
+    replay.add_argument("game", type=_positive_int, metavar="GAME_ID", help="the game's number")
+    replay.add_argument("--out", type=Path, required=True, metavar="FILE", help="where to write the GIF")
     return parser
 
 
@@ -108,6 +123,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from bot.cli.stats import run_stats
 
         return run_stats(settings, args.user, sys.stdout, sys.stderr)
+    if command == "review":
+        from bot.cli.review import run_review
+
+        return run_review(settings, args.game, args.json, sys.stdout, sys.stderr)
+    if command == "replay":
+        from bot.cli.review import run_replay
+
+        return run_replay(settings, args.game, args.out, sys.stdout, sys.stderr)
     if command == "migrate":
         from bot.cli.migrate import run_migrate
 

@@ -15,17 +15,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import signal
-from typing import Any
+from typing import Any, TypeAlias
 
 import discord
 import yarl
 from discord.ext import commands
 
+from bot.composition import build_service, service_settings
 from bot.config import Settings
-from bot.db import Database
-from bot.services import EnginePool, GameService, GuildShards, ServiceSettings
+from bot.exts.translator import CommandTranslator
+from bot.services import GameService
 from bot.shutdown import InFlight, InteractionGate
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,7 @@ class TicTacToeBot(commands.Bot):
             await self._use_gateway_of_api()
         self._service = self._build_service()
         self._engine_start = asyncio.create_task(self._start_engine(self._service), name="engine-warm-up")
+        await self.tree.set_translator(CommandTranslator())
         await self.load_extension(GAMES_EXTENSION)
         if self.settings.sync_commands:
             await self._sync_commands()
@@ -89,27 +92,10 @@ class TicTacToeBot(commands.Bot):
             log.warning("Could not start the engine workers ahead of the first move: %s", error)
 
     def _build_service(self) -> GameService:
-        settings = self.settings
-        bot_name = self.user.display_name if self.user is not None else ServiceSettings().bot_name
-        service_settings = ServiceSettings(
-            turn_timeout_seconds=settings.turn_timeout_seconds,
-            challenge_timeout_seconds=settings.challenge_timeout_seconds,
-            engine_workers=settings.engine_workers,
-            engine_budget_ms=settings.engine_budget_ms,
-            start_cooldown_seconds=settings.start_cooldown_seconds,
-            bot_name=bot_name,
-            shards=self._own_shards(),
-        )
-        engine = EnginePool(settings.engine_workers, settings.engine_budget_ms)
-        database = Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
-        return GameService(database, service_settings, engine=engine)
-
-    def _own_shards(self) -> GuildShards | None:
-        """This process's shards when it runs some of them (``SHARD_IDS``); None when it serves all guilds."""
-        count, ids = self.settings.shard_count, self.settings.shard_ids
-        if count is None or ids is None or set(ids) == set(range(count)):
-            return None
-        return GuildShards(count, ids)
+        tuned = service_settings(self.settings)
+        if self.user is not None:
+            tuned = dataclasses.replace(tuned, bot_name=self.user.display_name)
+        return build_service(self.settings, tuned)
 
     async def _use_gateway_of_api(self) -> None:
         """Connect to the gateway that ``DISCORD_API_BASE`` names, not to Discord's.
@@ -184,6 +170,10 @@ class TicTacToeBot(commands.Bot):
         if service is not None:
             await service.close()
             log.info("Closed the engine pool and the database")
+
+
+Interaction: TypeAlias = discord.Interaction[TicTacToeBot]
+"""An interaction as the bot's handlers get it: ``interaction.client`` is the bot, with its service."""
 
 
 class ShardedTicTacToeBot(TicTacToeBot, commands.AutoShardedBot):

@@ -15,6 +15,8 @@ from typing import TypeVar
 
 from dotenv import dotenv_values
 
+from bot.engine import DEFAULT_BUDGET_MS
+
 T = TypeVar("T")
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///ttt.sqlite3"
@@ -64,7 +66,7 @@ class Settings:
     turn_timeout_seconds: float = 600.0
     challenge_timeout_seconds: float = 120.0
     engine_workers: int = 1
-    engine_budget_ms: int = 1500
+    engine_budget_ms: int = DEFAULT_BUDGET_MS
     start_cooldown_seconds: float = 10.0
     sweep_interval_seconds: float = 5.0
     sqlite_busy_timeout_ms: int = 10_000
@@ -119,7 +121,7 @@ class Settings:
             turn_timeout_seconds=env.get("TURN_TIMEOUT_SECONDS", _positive_seconds, 600.0),
             challenge_timeout_seconds=env.get("CHALLENGE_TIMEOUT_SECONDS", _positive_seconds, 120.0),
             engine_workers=env.get("ENGINE_WORKERS", _positive_int, 1),
-            engine_budget_ms=env.get("ENGINE_BUDGET_MS", _positive_int, 1500),
+            engine_budget_ms=env.get("ENGINE_BUDGET_MS", _positive_int, DEFAULT_BUDGET_MS),
             start_cooldown_seconds=env.get("START_COOLDOWN_SECONDS", _seconds, 10.0),
             sweep_interval_seconds=env.get("SWEEP_INTERVAL_SECONDS", _positive_seconds, 5.0),
             sqlite_busy_timeout_ms=env.get("SQLITE_BUSY_TIMEOUT_MS", _milliseconds, 10_000),

@@ -10,7 +10,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from aiohttp import web
 
@@ -19,6 +19,7 @@ from .faults import FaultInjector, RestFault
 from .gateway import GatewayServer, GatewaySession
 from .interactions import Interaction, InteractionFactory
 from .models import TEXT_CHANNEL, Channel, Guild, Member, Message, Role, User
+from .openapi import ApiSpec, SpecViolation, unclaimed
 from .permissions import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS
 from .records import GatewayRecord, RestCall
 from .rest import RestServer
@@ -61,6 +62,7 @@ class DiscordEmulator:
         callback_deadline: float | None = 3.0,
         interaction_token_ttl: float = 900.0,
         recommended_shards: int = 1,
+        api_spec: ApiSpec | Literal["env"] | None = "env",
     ) -> None:
         self.notifier = Notifier()
         self.world = World(self.notifier, bot_name=bot_name)
@@ -78,7 +80,16 @@ class DiscordEmulator:
         self.recommended_shards = recommended_shards
         self.session_starts_remaining = 1000
         self.faults = FaultInjector()
-        self.rest = RestServer(self.notifier, self.faults, token=self.token)
+        self.api_spec = ApiSpec.from_env() if api_spec == "env" else api_spec
+        """Discord's API description every REST request is checked against: by default the file named
+        by ``$DISCORD_API_SPEC`` (see :mod:`discord_emulator.openapi`); None checks nothing."""
+        self.rest = RestServer(
+            self.notifier,
+            self.faults,
+            token=self.token,
+            new_id=self.world.snowflakes.next,
+            spec=self.api_spec,
+        )
         self.gateway = GatewayServer(self.world, self.notifier, token=self.token)
         self.gateway.heartbeat_interval_ms = heartbeat_interval_ms
         self.world.dispatch_hook = self.gateway.route
@@ -160,8 +171,15 @@ class DiscordEmulator:
         channels: Sequence[str] = ("general",),
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        preferred_locale: str = "en-US",
+        with_bot: bool = True,
     ) -> Guild:
-        """A guild with the bot in it; ``shard=(id, count)`` places it on that shard."""
+        """A guild with the bot in it; ``shard=(id, count)`` places it on that shard.
+
+        ``with_bot=False``: a server that did not add the bot, reached only by its members' user installs.
+        ``preferred_locale`` is the server's language (Discord reports it as ``guild_locale``; servers
+        that are not Community servers report ``en-US``).
+        """
         return self.world.create_guild(
             name,
             owner=owner,
@@ -169,6 +187,8 @@ class DiscordEmulator:
             channels=channels,
             bot_permissions=bot_permissions,
             everyone_permissions=everyone_permissions,
+            preferred_locale=preferred_locale,
+            with_bot=with_bot,
         )
 
     def channel(self, guild: Guild, name: str = "general") -> Channel:
@@ -222,7 +242,20 @@ class DiscordEmulator:
         self.world.set_overwrite(channel, target, allow=allow, deny=deny)
 
     def dm_channel(self, user: Actor) -> Channel:
-        return self.world.dm_channel(user.user if isinstance(user, Member) else user)
+        """The DM between ``user`` and the bot."""
+        return self.world.dm_channel(_user(user))
+
+    def create_dm(self, first: Actor, second: Actor) -> Channel:
+        """A DM between two users (no bot in it): reached only through a user install."""
+        return self.world.create_dm(_user(first), _user(second))
+
+    def create_group_dm(self, owner: Actor, *others: Actor, name: str | None = None) -> Channel:
+        """A group DM (no bot in it): reached only through a user install."""
+        return self.world.create_group_dm(_user(owner), *(_user(other) for other in others), name=name)
+
+    def install_to_user(self, user: Actor) -> None:
+        """``user`` adds the app to their account, so its user-installable commands follow them anywhere."""
+        self.world.install_to_user(_user(user))
 
     def bot_member(self, guild: Guild) -> Member:
         return self.world.bot_member(guild)
@@ -291,14 +324,17 @@ class DiscordEmulator:
         *,
         version: int | None = None,
         force: bool = False,
+        locale: str = "en-US",
     ) -> Interaction:
         """``user`` clicks button ``custom_id`` of ``message`` (refused if absent/disabled unless forced).
+
+        ``locale`` is the clicking user's Discord language, sent as the interaction's ``locale``.
 
         ``version=k`` clicks the message as it looked at ``message.history[k]``: a stale board in a client
         that has not caught up with later edits (the button must have been enabled then).
         """
         return await self.send_interaction(
-            self._factory.component(message, custom_id, user, version=version, force=force)
+            self._factory.component(message, custom_id, user, version=version, force=force, locale=locale)
         )
 
     async def select(
@@ -490,6 +526,19 @@ class DiscordEmulator:
     def sessions(self) -> list[GatewaySession]:
         return self.gateway.sessions
 
+    @property
+    def spec_violations(self) -> list[SpecViolation]:
+        """Every request Discord's API description refused (each was answered 400, code 50035)."""
+        return list(self.rest.spec_violations)
+
+    def take_spec_violations(self) -> list[SpecViolation]:
+        """The violations so far, claimed: a test that provokes them on purpose takes them, and
+        the pytest fixtures (:mod:`discord_emulator.fixtures`) fail a test that leaves any."""
+        taken = list(self.rest.spec_violations)
+        self.rest.spec_violations.clear()
+        unclaimed[:] = [violation for violation in unclaimed if all(violation is not t for t in taken)]
+        return taken
+
     def calls(
         self, method: str | None = None, route: str | None = None, *, status: int | None = None
     ) -> list[RestCall]:
@@ -501,6 +550,11 @@ class DiscordEmulator:
             and (route is None or call.route == route)
             and (status is None or call.status == status)
         ]
+
+    def channel_api_calls(self, channel: Channel) -> list[RestCall]:
+        """Every REST call the bot made on ``channel``'s own routes (``/channels/{id}/...``), refused or
+        not: where the bot is not present these are what a 403 storm is made of."""
+        return [call for call in self.rest.log if call.params.get("channel_id") == str(channel.id)]
 
     def dispatches(self, event: str | None = None, shard_id: int | None = None) -> list[GatewayRecord]:
         """Dispatches written to the bot's sockets, optionally of one event name and shard."""
@@ -602,3 +656,7 @@ class DiscordEmulator:
             return None
 
         return await self.wait_for(found, timeout, f"a call {method} {route}")
+
+
+def _user(actor: Actor) -> User:
+    return actor.user if isinstance(actor, Member) else actor

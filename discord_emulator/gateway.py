@@ -424,7 +424,7 @@ class GatewayServer:
         self.identifies += 1
         session = GatewaySession(session_id=secrets.token_hex(16), shard=shard_tuple, intents=intents)
         session.presence = data.get("presence")
-        guilds = [guild for guild in self.world.guilds.values() if session.covers(guild.id)]
+        guilds = [g for g in self.world.guilds.values() if g.with_bot and session.covers(g.id)]
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**current_user_payload(self.world.bot), "bot": True},
@@ -478,7 +478,7 @@ class GatewayServer:
 
     def _request_members(self, session: GatewaySession, data: dict[str, Any]) -> None:
         guild = self.world.guilds.get(int(data.get("guild_id", 0)))
-        if guild is None or not session.covers(guild.id):
+        if guild is None or not guild.with_bot or not session.covers(guild.id):
             return
         query = str(data.get("query") or "").lower()
         user_ids = {int(user_id) for user_id in data.get("user_ids") or []}

@@ -24,7 +24,7 @@ from .payloads import (
     role_payload,
     user_payload,
 )
-from .permissions import channel_permissions
+from .permissions import USER_INSTALL_APP_PERMISSIONS, Perm, channel_permissions
 from .waiting import Notifier
 from .world import World
 
@@ -48,6 +48,16 @@ SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+GUILD_INSTALL, USER_INSTALL = 0, 1
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+CONTEXT_NAMES = {
+    GUILD_CONTEXT: "servers",
+    BOT_DM_CONTEXT: "DMs with the bot",
+    PRIVATE_CHANNEL_CONTEXT: "private channels",
+}
+USER_INSTALL_FOLLOWUP_LIMIT = 5
+"""Follow-ups per interaction when only a user install authorised it (Discord: 5)."""
 
 
 class InteractionUsageError(ValueError):
@@ -83,6 +93,7 @@ class Interaction:
         guild: Guild | None,
         message: Message | None,
         notifier: Notifier,
+        public_replies_allowed: bool = True,
     ) -> None:
         self.payload = payload
         self.id = int(payload["id"])
@@ -94,6 +105,9 @@ class Interaction:
         self.guild = guild
         self.message = message
         """For a component interaction, the message whose component was used."""
+        self.public_replies_allowed = public_replies_allowed
+        """False where Discord turns every answer ephemeral: a server without the bot where the user may
+        not send messages or use external apps."""
         self._notifier = notifier
         self.created_at = time.monotonic()
         self.delivered_at: float | None = None
@@ -123,6 +137,21 @@ class Interaction:
     def data(self) -> dict[str, Any]:
         data: dict[str, Any] = self.payload.get("data") or {}
         return data
+
+    @property
+    def context(self) -> int:
+        """Where it was triggered: 0 a server, 1 a DM with the bot, 2 a group DM or a DM between users."""
+        return int(self.payload["context"])
+
+    @property
+    def authorizing_integration_owners(self) -> dict[str, str]:
+        owners: dict[str, str] = self.payload["authorizing_integration_owners"]
+        return owners
+
+    @property
+    def user_install_only(self) -> bool:
+        """Only a user install authorised it (no ``"0"`` key): the bot is not where it was triggered."""
+        return str(GUILD_INSTALL) not in self.authorizing_integration_owners
 
     @property
     def acknowledged(self) -> bool:
@@ -214,6 +243,31 @@ class InteractionFactory:
             member = Member(user=user.user if isinstance(user, Member) else user, guild_id=guild.id)
         return member
 
+    def context_of(self, channel: Channel) -> int:
+        if channel.guild_id is not None:
+            return GUILD_CONTEXT
+        return BOT_DM_CONTEXT if channel.with_bot else PRIVATE_CHANNEL_CONTEXT
+
+    def command_owners(self, command: dict[str, Any], channel: Channel, user: User) -> dict[str, str]:
+        """``authorizing_integration_owners`` for invoking ``command`` here: the guild install where the
+        bot is (``"0"``: the guild id, or ``"0"`` in a DM with the bot) and the invoking user's own
+        install (``"1"``), each when the command supports that installation type."""
+        world = self.world
+        guild = world.guild_of(channel)
+        kinds = [GUILD_INSTALL] if "guild_id" in command else list(command.get("integration_types") or [0])
+        owners: dict[str, str] = {}
+        if GUILD_INSTALL in kinds and world.bot_present(channel):
+            owners[str(GUILD_INSTALL)] = "0" if guild is None else str(guild.id)
+        if USER_INSTALL in kinds and user.id in world.application.user_installs:
+            owners[str(USER_INSTALL)] = str(user.id)
+        return owners
+
+    def _place_owners(self, channel: Channel) -> dict[str, str]:
+        """Owners for an interaction on a message no interaction created: the guild install, if any."""
+        if not self.world.bot_present(channel):
+            return {}
+        return {str(GUILD_INSTALL): "0" if channel.guild_id is None else str(channel.guild_id)}
+
     def _envelope(
         self,
         kind: int,
@@ -221,6 +275,7 @@ class InteractionFactory:
         actor: User | Member,
         data: dict[str, Any] | None,
         *,
+        owners: dict[str, str],
         message: Message | None = None,
         locale: str = "en-US",
         force: bool = False,
@@ -228,6 +283,10 @@ class InteractionFactory:
         world = self.world
         user = actor.user if isinstance(actor, Member) else actor
         guild = world.guild_of(channel)
+        user_install_only = str(GUILD_INSTALL) not in owners
+        app_permissions = (
+            USER_INSTALL_APP_PERMISSIONS if user_install_only else world.bot_permissions(channel)
+        )
         interaction_id = world.snowflakes.next()
         payload: dict[str, Any] = {
             "id": str(interaction_id),
@@ -240,29 +299,31 @@ class InteractionFactory:
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-            "app_permissions": str(world.bot_permissions(channel)),
+            "app_permissions": str(int(app_permissions)),
+            "authorizing_integration_owners": dict(owners),
+            "context": self.context_of(channel),
         }
         if data is not None:
             payload["data"] = data
         member: Member | None = None
-        channel_data = channel_payload(channel)
+        public_replies_allowed = True
+        channel_data = channel_payload(channel, viewer=None if channel.with_bot else user)
         if guild is not None:
             member = self._member(guild, actor, force)
-            channel_data["permissions"] = str(channel_permissions(guild, member, channel))
+            member_permissions = channel_permissions(guild, member, channel)
+            channel_data["permissions"] = str(member_permissions)
+            needed = Perm.SEND_MESSAGES | Perm.USE_EXTERNAL_APPS
+            public_replies_allowed = not user_install_only or member_permissions & needed == needed
             payload.update(
                 {
                     "guild_id": str(guild.id),
                     "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
                     "guild_locale": guild.preferred_locale,
                     "member": interaction_member_payload(guild, member, channel),
-                    "authorizing_integration_owners": {"0": str(guild.id)},
-                    "context": 0,
                 }
             )
         else:
-            payload.update(
-                {"user": user_payload(user), "authorizing_integration_owners": {"0": "0"}, "context": 1}
-            )
+            payload["user"] = user_payload(user)
         payload["channel"] = channel_data
         if message is not None:
             payload["message"] = message_payload(message)
@@ -274,6 +335,7 @@ class InteractionFactory:
             guild=guild,
             message=message,
             notifier=self.notifier,
+            public_replies_allowed=public_replies_allowed,
         )
 
     # ------------------------------------------------------------------------------ commands
@@ -300,13 +362,23 @@ class InteractionFactory:
                 self.world.commands.names(guild.id) if guild is not None else []
             )
             raise InteractionUsageError(f"/{names[0]} is not a registered command (registered: {registered})")
-        if (
-            guild is None
-            and command.get("contexts") is not None
-            and 1 not in command["contexts"]
-            and not force
-        ):
-            raise InteractionUsageError(f"/{names[0]} cannot be used in DMs")
+        user = actor.user if isinstance(actor, Member) else actor
+        owners = self.command_owners(command, channel, user)
+        context = self.context_of(channel)
+        contexts = command.get("contexts")
+        if contexts is None:
+            contexts = [GUILD_CONTEXT, PRIVATE_CHANNEL_CONTEXT]
+            if command.get("dm_permission", True):
+                contexts.append(BOT_DM_CONTEXT)
+        if not force:
+            if context not in contexts:
+                raise InteractionUsageError(f"/{names[0]} cannot be used in {CONTEXT_NAMES[context]}")
+            if not owners:
+                raise InteractionUsageError(
+                    f"/{names[0]} is not available to {user.username} here: the bot is not in this"
+                    " conversation and the command has no user install for them"
+                    f" (integration_types {command.get('integration_types')})"
+                )
         required = command.get("default_member_permissions")
         member = guild.members.get(actor.id) if guild is not None else None
         if member is not None and guild is not None and required is not None:
@@ -347,7 +419,7 @@ class InteractionFactory:
         if "guild_id" in command:
             data["guild_id"] = command["guild_id"]
         kind = AUTOCOMPLETE if focused is not None else APPLICATION_COMMAND
-        return self._envelope(kind, channel, actor, data, locale=locale, force=force)
+        return self._envelope(kind, channel, actor, data, owners=owners, locale=locale, force=force)
 
     def _leaf_options(
         self,
@@ -409,7 +481,7 @@ class InteractionFactory:
             return str(value.id)
         if kind == CHANNEL and isinstance(value, Channel):
             data = channel_payload(value)
-            if guild is not None:
+            if guild is not None and guild.with_bot:
                 data["permissions"] = str(channel_permissions(guild, self.world.bot_member(guild), value))
             resolved.setdefault("channels", {})[str(value.id)] = data
             return str(value.id)
@@ -449,6 +521,7 @@ class InteractionFactory:
         values: list[str] | None = None,
         version: int | None = None,
         force: bool = False,
+        locale: str = "en-US",
     ) -> Interaction:
         """``version`` clicks the message as it was then (a client that has not seen later edits)."""
         user = actor.user if isinstance(actor, Member) else actor
@@ -468,7 +541,21 @@ class InteractionFactory:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None or component_type in (3, 5, 6, 7, 8):
             data["values"] = list(values or [])
-        it = self._envelope(MESSAGE_COMPONENT, message.channel, actor, data, message=message, force=force)
+        owners = (
+            message.interaction.authorizing_integration_owners
+            if message.interaction is not None
+            else self._place_owners(message.channel)
+        )
+        it = self._envelope(
+            MESSAGE_COMPONENT,
+            message.channel,
+            actor,
+            data,
+            owners=owners,
+            message=message,
+            locale=locale,
+            force=force,
+        )
         if version is not None:
             seen = message.history[version]
             it.payload["message"].update(
@@ -497,6 +584,7 @@ class InteractionFactory:
             opened_by.channel,
             actor or opened_by.member or opened_by.user,
             data,
+            owners=opened_by.authorizing_integration_owners,
             message=opened_by.message,
         )
 

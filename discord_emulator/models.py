@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+GROUP_DM_CHANNEL = 3
 NEWS_CHANNEL = 5
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
@@ -98,6 +99,9 @@ class Channel:
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
     recipients: list[User] = field(default_factory=list)
     owner_id: int | None = None
+    with_bot: bool = True
+    """For a DM or group DM: whether the bot is one of its ends (a DM with the bot) or not (a DM
+    between users, a group DM), where it can be reached only through a user install."""
 
     @property
     def is_thread(self) -> bool:
@@ -106,6 +110,11 @@ class Channel:
     @property
     def is_dm(self) -> bool:
         return self.type == DM_CHANNEL
+
+    @property
+    def is_private(self) -> bool:
+        """A DM or group DM (no guild)."""
+        return self.type in (DM_CHANNEL, GROUP_DM_CHANNEL)
 
     @property
     def mention(self) -> str:
@@ -122,6 +131,9 @@ class Guild:
     members: dict[int, Member] = field(default_factory=dict)
     preferred_locale: str = "en-US"
     joined_at: dt.datetime = field(default_factory=utcnow)
+    with_bot: bool = True
+    """False for a server that did not add the bot: users reach the app there only through a user
+    install; the bot gets no gateway events from it and the REST API refuses it (403 50001)."""
 
     @property
     def everyone(self) -> Role:
@@ -138,6 +150,8 @@ class Application:
     description: str = ""
     privileged_intents: int = 0
     """Intent bits beyond the default that the application may request (members, presences, content)."""
+    user_installs: set[int] = field(default_factory=set)
+    """Ids of the users who installed the application to their own account."""
 
 
 @dataclass(frozen=True)

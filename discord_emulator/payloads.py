@@ -78,16 +78,28 @@ def interaction_member_payload(guild: Guild, member: Member, channel: Channel | 
     return payload
 
 
-def channel_payload(channel: Channel, *, with_guild_id: bool = True) -> dict[str, Any]:
-    if channel.is_dm:
-        return {
+def channel_payload(
+    channel: Channel, *, with_guild_id: bool = True, viewer: User | None = None
+) -> dict[str, Any]:
+    """``viewer``: for a DM or group DM, the user whose view it is (left out of ``recipients``)."""
+    if channel.is_private:
+        payload: dict[str, Any] = {
             "id": str(channel.id),
             "type": channel.type,
             "last_message_id": None,
             "flags": 0,
-            "recipients": [user_payload(user) for user in channel.recipients],
+            "recipients": [user_payload(user) for user in channel.recipients if user is not viewer],
         }
-    payload: dict[str, Any] = {
+        if not channel.is_dm:
+            payload.update(
+                {
+                    "name": channel.name,
+                    "icon": None,
+                    "owner_id": None if channel.owner_id is None else str(channel.owner_id),
+                }
+            )
+        return payload
+    payload = {
         "id": str(channel.id),
         "type": channel.type,
         "name": channel.name,

@@ -33,6 +33,7 @@ class Perm(IntFlag):
     MANAGE_ROLES = 1 << 28
     USE_APPLICATION_COMMANDS = 1 << 31
     SEND_MESSAGES_IN_THREADS = 1 << 38
+    USE_EXTERNAL_APPS = 1 << 50
 
 
 ALL_PERMISSIONS = (1 << 51) - 1
@@ -52,6 +53,7 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     | Perm.CHANGE_NICKNAME
     | Perm.USE_APPLICATION_COMMANDS
     | Perm.SEND_MESSAGES_IN_THREADS
+    | Perm.USE_EXTERNAL_APPS
 )
 """What Discord gives @everyone in a new server."""
 
@@ -64,6 +66,11 @@ DEFAULT_BOT_PERMISSIONS = (
     | Perm.USE_EXTERNAL_EMOJIS
 )
 """The bot's managed role: the minimal set a tic-tac-toe bot is invited with."""
+
+USER_INSTALL_APP_PERMISSIONS = Perm.ATTACH_FILES | Perm.EMBED_LINKS | Perm.MENTION_EVERYONE
+"""``app_permissions`` where only a user install reaches the app: DMs between users and group DMs
+(as Discord documents), and servers that did not add the bot. No VIEW_CHANNEL: the bot's channel API
+has no access there."""
 
 
 def base_permissions(guild: Guild, member: Member) -> int:

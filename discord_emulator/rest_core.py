@@ -74,7 +74,7 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         return ok([member_payload(member) for member in members[:limit]])
 
     async def get_channel(req: ApiRequest) -> ApiResponse:
-        return ok(channel_payload(world.get_channel(req.param("channel_id"))))
+        return ok(channel_payload(world.get_visible_channel(req.param("channel_id"))))
 
     async def create_dm(req: ApiRequest) -> ApiResponse:
         recipient = str((req.body or {}).get("recipient_id"))
@@ -84,7 +84,7 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         return ok(channel_payload(world.dm_channel(user)))
 
     async def typing(req: ApiRequest) -> ApiResponse:
-        world.get_channel(req.param("channel_id"))
+        world.get_visible_channel(req.param("channel_id"))
         return ApiResponse(204)
 
     return [

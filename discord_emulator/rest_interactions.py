@@ -3,7 +3,9 @@
 Discord's rules kept here: one callback per interaction, within ``callback_deadline`` (3 s) of its
 creation; the token works for ``interaction_token_ttl`` (15 min) and then answers 10062 (callback) or
 10015 (webhook); follow-ups need an acknowledged interaction; the first follow-up after a "thinking"
-defer fills the deferred message instead of posting a new one.
+defer fills the deferred message instead of posting a new one. Where only a user install authorised
+the interaction (the bot is not in the conversation), follow-ups stop at 5 (400 40094), and in a server
+without the bot whose member may not send messages or use external apps, every answer is ephemeral.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import (
     ALREADY_ACKNOWLEDGED,
+    MAX_FOLLOWUP_MESSAGES,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
@@ -33,6 +36,7 @@ from .interactions import (
     PING,
     PONG,
     UPDATE_MESSAGE,
+    USER_INSTALL_FOLLOWUP_LIMIT,
     Callback,
     Interaction,
 )
@@ -59,6 +63,12 @@ ALLOWED_CALLBACKS = {
     AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
     MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE},
 }
+
+
+def wants_ephemeral(it: Interaction, data: dict[str, Any] | None) -> bool:
+    """Whether a new answer message is ephemeral: asked for (flag 64), or forced where Discord forbids
+    the app a public answer."""
+    return bool(int((data or {}).get("flags") or 0) & EPHEMERAL) or not it.public_replies_allowed
 
 
 def routes(emu: DiscordEmulator) -> list[Route]:
@@ -91,7 +101,7 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         resource: dict[str, Any] = {"type": kind}
         message: Message | None = None
         if kind == CHANNEL_MESSAGE:
-            ephemeral = bool(int((data or {}).get("flags") or 0) & EPHEMERAL)
+            ephemeral = wants_ephemeral(it, data)
             message = world.post_message(
                 it.channel,
                 data or {},
@@ -101,7 +111,7 @@ def routes(emu: DiscordEmulator) -> list[Route]:
                 message_type=CHAT_INPUT_COMMAND_MESSAGE if it.type == APPLICATION_COMMAND else 0,
             )
         elif kind == DEFERRED_CHANNEL_MESSAGE:
-            ephemeral = bool(int((data or {}).get("flags") or 0) & EPHEMERAL)
+            ephemeral = wants_ephemeral(it, data)
             message = world.post_message(
                 it.channel,
                 {},
@@ -179,7 +189,13 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         if original is not None and original.loading and not original.deleted and original.interaction is it:
             message = world.edit_message(original, body, attachments=req.attachments)
         else:
-            ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+            if it.user_install_only and len(it.followups) >= USER_INSTALL_FOLLOWUP_LIMIT:
+                raise DiscordHTTPError(
+                    400,
+                    MAX_FOLLOWUP_MESSAGES,
+                    "This interaction has hit the maximum number of follow up messages",
+                )
+            ephemeral = wants_ephemeral(it, body)
             message = world.post_message(
                 it.channel,
                 body,

@@ -20,7 +20,7 @@ def routes(emu: DiscordEmulator) -> list[Route]:
     world = emu.world
 
     async def list_messages(req: ApiRequest) -> ApiResponse:
-        channel = world.get_channel(req.param("channel_id"))
+        channel = world.get_visible_channel(req.param("channel_id"))
         world.require_bot_permissions(channel, Perm.READ_MESSAGE_HISTORY)
         limit = max(1, min(100, int(req.query.get("limit", "50"))))
         newest_first = sorted(world.messages_in(channel), key=lambda message: message.id, reverse=True)
@@ -36,12 +36,12 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         return ok([message_payload(message) for message in newest_first[:limit]])
 
     async def get_message(req: ApiRequest) -> ApiResponse:
-        channel = world.get_channel(req.param("channel_id"))
+        channel = world.get_visible_channel(req.param("channel_id"))
         world.require_bot_permissions(channel, Perm.READ_MESSAGE_HISTORY)
         return ok(message_payload(world.get_channel_message(channel, req.param("message_id"))))
 
     async def send(req: ApiRequest) -> ApiResponse:
-        channel = world.get_channel(req.param("channel_id"))
+        channel = world.get_visible_channel(req.param("channel_id"))
         needed = Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
         world.require_bot_permissions(channel, needed)
         body: dict[str, Any] = dict(req.body or {})
@@ -65,12 +65,12 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         return ok(message_payload(message))
 
     async def edit(req: ApiRequest) -> ApiResponse:
-        channel = world.get_channel(req.param("channel_id"))
+        channel = world.get_visible_channel(req.param("channel_id"))
         message = world.get_channel_message(channel, req.param("message_id"))
         return ok(message_payload(world.edit_message(message, req.body or {}, attachments=req.attachments)))
 
     async def delete(req: ApiRequest) -> ApiResponse:
-        channel = world.get_channel(req.param("channel_id"))
+        channel = world.get_visible_channel(req.param("channel_id"))
         message: Message = world.get_channel_message(channel, req.param("message_id"))
         if message.author is not world.bot and not world.bot_permissions(channel) & Perm.MANAGE_MESSAGES:
             raise DiscordHTTPError(403, MISSING_PERMISSIONS, "Missing Permissions")

@@ -25,6 +25,7 @@ from .mentions import resolve_pings
 from .models import (
     DM_CHANNEL,
     EPHEMERAL,
+    GROUP_DM_CHANNEL,
     LOADING,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
@@ -43,6 +44,7 @@ from .models import (
 from .payloads import channel_payload, member_payload, message_payload, role_payload
 from .permissions import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Perm, channel_permissions
 from .snowflakes import SnowflakeFactory
+from .uploads import resolve_embed_files
 from .validation import check_message_body, normalize_components, normalize_embeds
 from .waiting import Notifier
 
@@ -84,6 +86,9 @@ class World:
         return self.application.bot
 
     def _dispatch(self, guild_id: int | None, event: str, data: dict[str, Any], intent: int) -> None:
+        guild = None if guild_id is None else self.guilds.get(guild_id)
+        if guild is not None and not guild.with_bot:
+            return
         self.dispatch_hook(guild_id, event, data, intent)
 
     # ----------------------------------------------------------------------------------- building
@@ -102,17 +107,34 @@ class World:
         channels: Sequence[str] = ("general",),
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        preferred_locale: str = "en-US",
+        with_bot: bool = True,
     ) -> Guild:
         """A guild the bot has joined, with @everyone, the bot's managed role and the given text channels.
 
         ``shard=(id, count)`` picks an id whose events go to that shard. When the bot is connected, the
-        guild arrives on its shard as GUILD_CREATE, as when a bot is invited.
+        guild arrives on its shard as GUILD_CREATE, as when a bot is invited. ``with_bot=False`` makes a
+        server that did not add the bot: no bot member or role, no events, REST refused; its members
+        reach the app only through a user install.
         """
         owner = owner or self.create_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = Guild(id=self.snowflakes.next(shard=shard), name=name, owner_id=owner.id)
+        guild = Guild(
+            id=self.snowflakes.next(shard=shard),
+            name=name,
+            owner_id=owner.id,
+            preferred_locale=preferred_locale,
+            with_bot=with_bot,
+        )
         guild.roles[guild.id] = Role(
             id=guild.id, guild_id=guild.id, name="@everyone", permissions=everyone_permissions
         )
+        self.guilds[guild.id] = guild
+        guild.members[owner.id] = Member(user=owner, guild_id=guild.id)
+        if not with_bot:
+            for channel_name in channels:
+                self._add_channel(guild, channel_name, TEXT_CHANNEL, None)
+            self.notifier.notify()
+            return guild
         bot_role = Role(
             id=self.snowflakes.next(),
             guild_id=guild.id,
@@ -123,8 +145,6 @@ class World:
             bot_id=self.bot.id,
         )
         guild.roles[bot_role.id] = bot_role
-        self.guilds[guild.id] = guild
-        guild.members[owner.id] = Member(user=owner, guild_id=guild.id)
         guild.members[self.bot.id] = Member(user=self.bot, guild_id=guild.id, role_ids=[bot_role.id])
         for channel_name in channels:
             self._add_channel(guild, channel_name, TEXT_CHANNEL, None)
@@ -133,6 +153,8 @@ class World:
         return guild
 
     def bot_member(self, guild: Guild) -> Member:
+        if not guild.with_bot:
+            raise LookupError(f"the bot is not a member of {guild.name!r}")
         return guild.members[self.bot.id]
 
     def bot_role(self, guild: Guild) -> Role:
@@ -249,9 +271,43 @@ class World:
         if channel is None:
             channel = Channel(id=self.snowflakes.next(), type=DM_CHANNEL, recipients=[user])
             self._dm_channels[user.id] = channel
-            self.channels[channel.id] = channel
-            self._channel_messages[channel.id] = []
+            self._add_private_channel(channel)
         return channel
+
+    def create_dm(self, first: User, second: User) -> Channel:
+        """A DM between two users. The bot is not in it: the app is reached there by a user install."""
+        channel = Channel(
+            id=self.snowflakes.next(), type=DM_CHANNEL, recipients=[first, second], with_bot=False
+        )
+        return self._add_private_channel(channel)
+
+    def create_group_dm(self, owner: User, *others: User, name: str | None = None) -> Channel:
+        """A group DM of ``owner`` and ``others``, without the bot (bots cannot join group DMs)."""
+        channel = Channel(
+            id=self.snowflakes.next(),
+            type=GROUP_DM_CHANNEL,
+            name=name,
+            recipients=[owner, *others],
+            owner_id=owner.id,
+            with_bot=False,
+        )
+        return self._add_private_channel(channel)
+
+    def _add_private_channel(self, channel: Channel) -> Channel:
+        self.channels[channel.id] = channel
+        self._channel_messages[channel.id] = []
+        self.notifier.notify()
+        return channel
+
+    def install_to_user(self, user: User) -> None:
+        """``user`` adds the application to their account (a user install)."""
+        self.application.user_installs.add(user.id)
+        self.notifier.notify()
+
+    def bot_present(self, channel: Channel) -> bool:
+        """Whether the bot is in the channel's server, or is an end of the DM: where its API reaches."""
+        guild = self.guild_of(channel)
+        return channel.with_bot if guild is None else guild.with_bot
 
     # ----------------------------------------------------------------------------------- lookups
 
@@ -274,7 +330,17 @@ class World:
         guild = self.guilds.get(_as_int(guild_id))
         if guild is None:
             raise not_found(UNKNOWN_GUILD, "Guild")
+        if not guild.with_bot:
+            raise DiscordHTTPError(403, MISSING_ACCESS, "Missing Access")
         return guild
+
+    def get_visible_channel(self, channel_id: str | int) -> Channel:
+        """A channel as the bot's REST API reaches it: 403 50001 where the bot cannot see it (a group DM,
+        a DM between users, a server without the bot, a channel hidden from it)."""
+        channel = self.get_channel(channel_id)
+        if not self.bot_permissions(channel) & Perm.VIEW_CHANNEL:
+            raise DiscordHTTPError(403, MISSING_ACCESS, "Missing Access")
+        return channel
 
     def get_user(self, user_id: str | int) -> User:
         user = self.users.get(_as_int(user_id))
@@ -296,6 +362,9 @@ class World:
         return message
 
     def bot_permissions(self, channel: Channel) -> int:
+        """The bot's own permissions in the channel; 0 where it is not present."""
+        if not self.bot_present(channel):
+            return 0
         guild = self.guild_of(channel)
         if guild is None:
             return int(Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES | Perm.READ_MESSAGE_HISTORY | Perm.EMBED_LINKS)
@@ -352,6 +421,7 @@ class World:
         content = body.get("content") or ""
         embeds = normalize_embeds(body.get("embeds") or [])
         components = normalize_components(body.get("components") or [])
+        resolve_embed_files(embeds, attachments)
         if not loading and not (content or embeds or components or attachments or body.get("sticker_ids")):
             raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
         flags = int(body.get("flags") or 0) & SETTABLE_FLAGS
@@ -411,6 +481,7 @@ class World:
             keep_ids = {str(item.get("id")) for item in body["attachments"] or []}
             kept = [item for item in message.attachments if str(item["id"]) in keep_ids]
         kept = [*kept, *attachments]
+        resolve_embed_files(embeds, kept)
         if not (content or embeds or components or kept):
             raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
         message.content, message.embeds, message.components, message.attachments = (
@@ -434,7 +505,7 @@ class World:
 
     def delete_message(self, message: Message) -> None:
         message.deleted = True
-        if not message.ephemeral:
+        if not message.ephemeral and self.bot_present(message.channel):
             data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
             if message.guild_id is not None:
                 data["guild_id"] = str(message.guild_id)
@@ -454,6 +525,8 @@ class World:
         )
 
     def _dispatch_message(self, event: str, message: Message) -> None:
+        if not self.bot_present(message.channel):
+            return
         data = message_payload(message, with_guild_id=True)
         guild = self.guild_of(message.channel)
         if guild is not None:

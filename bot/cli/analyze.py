@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any, TextIO
 
 from bot.engine import Board, InvalidBoard, analyze
-from bot.engine.analysis import DEFAULT_BUDGET_MS
+from bot.engine.analysis import ANALYSIS_BUDGET_MS
 from bot.engine.oracle import SOLVED_SIZES
 
 STDIN = "-"
@@ -26,7 +26,7 @@ def analysis_record(board: Board, budget_ms: int) -> dict[str, Any]:
 @cache
 def _solved_line(board: Board) -> str:
     """The JSON line of a board of a solved size (3x3), made once per process and then looked up."""
-    return json.dumps(analysis_record(board, DEFAULT_BUDGET_MS))
+    return json.dumps(analysis_record(board, ANALYSIS_BUDGET_MS))
 
 
 def analysis_line(board: Board, budget_ms: int) -> str:

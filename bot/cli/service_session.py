@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable
@@ -32,11 +33,13 @@ from bot.cli.local_ids import local_player_id, os_user_name, terminal_channel_id
 from bot.cli.logs import first_line
 from bot.cli.migrate import schema_problem, upgrade_schema
 from bot.cli.session import GameSession, MoveRejected, PlayOptions, SessionFactory, SessionUnavailable
+from bot.composition import build_service, service_settings
 from bot.config import Settings
-from bot.db import Database, EndReason
 from bot.engine import Board, Level, Mark
-from bot.errors import GameError
 from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
+from bot.services.picture_pool import PicturePool
+from bot.services.refusals import GameRunning, Refusal
+from bot.states import EndReason
 
 log = logging.getLogger(__name__)
 
@@ -162,16 +165,16 @@ class ServiceSession:
     async def play(self, cell: int) -> None:
         try:
             await self._request(self._service.move(self._place, self._player, cell, game_id=self.game_id))
-        except GameError as error:
+        except Refusal as error:
             await self._refresh()
-            raise MoveRejected(error.message) from None
+            raise MoveRejected(str(error)) from None
         self._moved = True
 
     async def _refresh(self) -> None:
         """Read the game again after a refusal: it may have ended meanwhile (say, on time)."""
         if self.game_id is None:
             return
-        with contextlib.suppress(GameError):
+        with contextlib.suppress(Refusal):
             self._show(await self._service.game(self.game_id, self._place))
 
     async def reply(self) -> int:
@@ -184,8 +187,8 @@ class ServiceSession:
             view = await pending
             if view.bot_to_move:  # the engine failed and the service left its move for a retry
                 view = await self._service.play_bot_turn(view.id)
-        except GameError as error:
-            raise SessionUnavailable(error.message) from None
+        except Refusal as error:
+            raise SessionUnavailable(str(error)) from None
         except Exception as error:
             raise _stopped(error) from None
         self._show(view)
@@ -200,8 +203,8 @@ class ServiceSession:
                 return "you resigned, so the engine wins (it counts as a loss)"
             self._show(await self._service.cancel(self._place, self._player, game_id=self.game_id))
             return "the game is cancelled before your first move, so it does not count"
-        except GameError as error:
-            return f"the game could not be closed: {error.message}"
+        except Refusal as error:
+            return f"the game could not be closed: {error!s}"
 
     async def close(self, left: bool) -> None:
         """End the game if it is still live: as :meth:`abandon` if the player ``left``, else cancelled."""
@@ -222,10 +225,10 @@ class ServiceSession:
 
 
 def _result(task: asyncio.Future[GameView]) -> GameView:
-    """The task's view; a refusal stays a :class:`GameError`, anything else stops the session."""
+    """The task's view; a refusal stays a :class:`Refusal`, anything else stops the session."""
     try:
         return task.result()
-    except GameError:
+    except Refusal:
         raise
     except Exception as error:
         raise _stopped(error) from None
@@ -236,18 +239,14 @@ def _stopped(error: Exception) -> SessionUnavailable:
     return SessionUnavailable(f"The game stopped: {first_line(error)}")
 
 
-def service_settings(settings: Settings, budget_ms: int) -> ServiceSettings:
-    """The service's settings for a terminal game.
+def terminal_settings(settings: Settings, budget_ms: int) -> ServiceSettings:
+    """The service's settings for a terminal game: one engine worker, the game's budget.
 
     No start cooldown: it keeps one person from flooding a shared channel, while at
     a terminal it would only refuse "play again" for a few seconds.
     """
-    return ServiceSettings(
-        turn_timeout_seconds=settings.turn_timeout_seconds,
-        challenge_timeout_seconds=settings.challenge_timeout_seconds,
-        engine_workers=1,
-        engine_budget_ms=budget_ms,
-        start_cooldown_seconds=0.0,
+    return dataclasses.replace(
+        service_settings(settings), engine_workers=1, engine_budget_ms=budget_ms, start_cooldown_seconds=0.0
     )
 
 
@@ -262,17 +261,22 @@ async def _started(service: GameService, engine: _WatchedEngine, options: PlayOp
         session = ServiceSession(service, engine, Place(None, terminal_channel_id()), player, options)
         try:
             await session.start(options.size)
-        except GameError as error:
-            if error.code == "channel_busy":
+        except Refusal as error:
+            if isinstance(error, GameRunning):
                 continue
-            raise SessionUnavailable(f"Could not start a game: {error.message}") from None
+            raise SessionUnavailable(f"Could not start a game: {error!s}") from None
         return session
     raise SessionUnavailable("Could not find a free channel for the game; please try again.")
 
 
 @contextlib.asynccontextmanager
 async def terminal_service(
-    settings: Settings, *, budget_ms: int, engine: EnginePool | None = None, seed: int | None = None
+    settings: Settings,
+    *,
+    budget_ms: int,
+    engine: EnginePool | None = None,
+    pictures: PicturePool | None = None,
+    seed: int | None = None,
 ) -> AsyncIterator[GameService]:
     """The game service over the database at ``settings.database_url``, closed at the end.
 
@@ -283,10 +287,11 @@ async def terminal_service(
     problem = await (upgrade_schema(settings) if settings.auto_migrate else schema_problem(settings))
     if problem is not None:
         raise SessionUnavailable(problem)
-    service = GameService(
-        Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms),
-        service_settings(settings, budget_ms),
+    service = build_service(
+        settings,
+        terminal_settings(settings, budget_ms),
         engine=engine,
+        pictures=pictures,
         rng=random.Random(seed),
     )
     try:

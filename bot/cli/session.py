@@ -14,7 +14,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.engine import Board, IllegalMove, Level, Mark, choose_move, format_cell
+from bot.engine import DEFAULT_BUDGET_MS, Board, IllegalMove, Level, Mark, choose_move, format_cell
 
 
 class MoveRejected(Exception):
@@ -33,7 +33,7 @@ class PlayOptions:
     level: Level = Level.PERFECT
     human: Mark = Mark.X
     seed: int | None = None
-    budget_ms: int = 1500
+    budget_ms: int = DEFAULT_BUDGET_MS
 
 
 class GameSession(Protocol):

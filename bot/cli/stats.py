@@ -9,8 +9,7 @@ from bot.cli.local_ids import local_player_id, os_user_name
 from bot.cli.service_session import terminal_service
 from bot.cli.session import SessionUnavailable
 from bot.config import Settings
-from bot.errors import GameError
-from bot.services import EndReason, PlayerStats, Record
+from bot.services import EndReason, PlayerStats, Record, Refusal
 
 _ENDINGS = {EndReason.RESIGN: " by resignation", EndReason.TIMEOUT: " on time"}
 
@@ -53,7 +52,7 @@ def run_stats(settings: Settings, user: str | None, stdout: TextIO, stderr: Text
     name = user if user is not None else os_user_name()
     try:
         stats = asyncio.run(_load(settings, local_player_id(name)))
-    except (SessionUnavailable, GameError) as error:
+    except (SessionUnavailable, Refusal) as error:
         stderr.write(f"{error}\n")
         return 1
     stdout.write("\n".join(describe(name, stats)) + "\n")

@@ -1,25 +1,22 @@
 """Persistence: SQLAlchemy models, the repository (every query), engine set-up and migrations."""
 
 from bot.db.database import Database, create_engine, is_sqlite
-from bot.db.enums import LIVE_STATUSES, EndReason, GameResult, GameStatus
 from bot.db.errors import DatabaseUnavailable
-from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating
+from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, RatingChange, ServerSettings
 from bot.db.repository import Repository
 
 __all__ = [
     "GLOBAL_SCOPE",
-    "LIVE_STATUSES",
     "Base",
     "Database",
     "DatabaseUnavailable",
-    "EndReason",
     "Game",
-    "GameResult",
-    "GameStatus",
     "Move",
     "Player",
     "Rating",
+    "RatingChange",
     "Repository",
+    "ServerSettings",
     "create_engine",
     "is_sqlite",
 ]

@@ -38,9 +38,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from bot.db.enums import LIVE_STATUSES, GameStatus
 from bot.db.live_games import Batch, LiveGameCache
-from bot.db.models import Game, Move, Player, Rating
+from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings
+from bot.states import LIVE_STATUSES, GameStatus
 
 _GAME_COLUMNS = tuple(Game.__table__.columns)
 _GAMES: Table = Game.__table__  # type: ignore[assignment]
@@ -85,7 +85,7 @@ class Repository:
             self._batch.touched.add(game.id)
         return game
 
-    def _insert(self, model: type[Player] | type[Rating]) -> Any:
+    def _insert(self, model: type[Player] | type[Rating] | type[ServerSettings]) -> Any:
         """An INSERT that supports ``on_conflict_do_*`` on the session's dialect."""
         dialect = self.session.get_bind().dialect.name
         module: Any = postgresql if dialect == "postgresql" else sqlite
@@ -151,6 +151,13 @@ class Repository:
         game = result.scalars().first()
         return None if game is None else self._keep(game)
 
+    async def latest_game(self, channel_id: int) -> Game | None:
+        """The channel's most recently started game, live or not."""
+        result = await self.session.execute(
+            select(Game).where(Game.channel_id == channel_id).order_by(Game.id.desc()).limit(1)
+        )
+        return result.scalars().first()
+
     async def add_game(self, **values: Any) -> Game | None:
         """Insert a game; None when the channel already has a live one (the partial unique index)."""
         game = Game(**values)
@@ -204,12 +211,15 @@ class Repository:
             self._keep(cached)
         return True
 
-    async def last_game_created_by(self, user_id: int) -> datetime | None:
+    async def last_game_created_by(self, user_id: int) -> Game | None:
+        """The newest game (or challenge) ``user_id`` started."""
         result = await self.session.execute(
-            select(func.max(Game.created_at)).where(Game.created_by == user_id)
+            select(Game)
+            .where(Game.created_by == user_id)
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .limit(1)
         )
-        value: datetime | None = result.scalar_one_or_none()
-        return value
+        return result.scalar_one_or_none()
 
     async def due_games(self, now: datetime, limit: int = 100) -> Sequence[Game]:
         """Live games whose deadline has passed, oldest deadline first."""
@@ -235,7 +245,8 @@ class Repository:
     ) -> Sequence[Game]:
         """Active games in which it is the bot's turn (X moves at even plies, O at odd ones).
 
-        ``shards=(count, ids)`` keeps the games of guilds whose ``(guild_id >> 22) % count`` is in ``ids``.
+        ``shards=(count, ids)`` keeps the games of guilds whose ``(guild_id >> 22) % count`` is in ``ids``,
+        and the games outside guilds on shard 0 (where Discord sends direct messages' events).
         """
         bot_is_x = and_(Game.x_player_id.is_(None), Game.ply % 2 == 0)
         bot_is_o = and_(Game.o_player_id.is_(None), Game.ply % 2 == 1)
@@ -243,7 +254,8 @@ class Repository:
         if shards is not None:
             count, ids = shards
             shard = Game.guild_id.op(">>")(literal(22, Integer)) % count
-            query = query.where(shard.in_(list(ids)))
+            owned = shard.in_(list(ids))
+            query = query.where(or_(owned, Game.guild_id.is_(None)) if 0 in ids else owned)
         result = await self.session.execute(query.order_by(Game.updated_at, Game.id).limit(limit))
         return result.scalars().all()
 
@@ -256,6 +268,20 @@ class Repository:
                 Game.status == GameStatus.FINISHED,
             )
             .order_by(Game.finished_at, Game.id)
+        )
+        return result.scalars().all()
+
+    async def latest_finished_games(self, user_id: int, guild_id: int | None, limit: int) -> Sequence[Game]:
+        """The user's finished games in one server (``guild_id``; None: outside servers), newest first."""
+        result = await self.session.execute(
+            select(Game)
+            .where(
+                or_(Game.x_player_id == user_id, Game.o_player_id == user_id),
+                Game.status == GameStatus.FINISHED,
+                Game.guild_id.is_(None) if guild_id is None else Game.guild_id == guild_id,
+            )
+            .order_by(Game.finished_at.desc(), Game.id.desc())
+            .limit(limit)
         )
         return result.scalars().all()
 
@@ -338,6 +364,25 @@ class Repository:
         )
         return {(row.player_id, row.scope): row for row in result.scalars().all()}
 
+    async def add_rating_change(
+        self, player_id: int, scope: int, game_id: int, rating: float, played_at: datetime
+    ) -> None:
+        self._writing()
+        self.session.add(
+            RatingChange(
+                player_id=player_id, scope=scope, game_id=game_id, rating=rating, played_at=played_at
+            )
+        )
+
+    async def rating_changes(self, player_id: int, scope: int) -> Sequence[RatingChange]:
+        """The player's rating after each rated game in ``scope``, oldest first."""
+        result = await self.session.execute(
+            select(RatingChange)
+            .where(RatingChange.player_id == player_id, RatingChange.scope == scope)
+            .order_by(RatingChange.played_at, RatingChange.game_id)
+        )
+        return result.scalars().all()
+
     async def rating(self, player_id: int, scope: int) -> Rating | None:
         return await self.session.get(Rating, (player_id, scope))
 
@@ -363,3 +408,20 @@ class Repository:
             .where(Rating.scope == scope, Rating.games >= min_games, Rating.rating > own.rating)
         )
         return int(result.scalar_one()) + 1
+
+    # Server settings
+
+    async def server_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its public messages; None when it never chose, or chose auto."""
+        result = await self.session.execute(
+            select(ServerSettings.language).where(ServerSettings.guild_id == guild_id)
+        )
+        return result.scalar_one_or_none()
+
+    async def set_server_language(self, guild_id: int, language: str | None, now: datetime) -> None:
+        self._writing()
+        statement = self._insert(ServerSettings).values(guild_id=guild_id, language=language, updated_at=now)
+        statement = statement.on_conflict_do_update(
+            index_elements=[ServerSettings.guild_id], set_={"language": language, "updated_at": now}
+        )
+        await self.session.execute(statement)

@@ -17,13 +17,18 @@ values, meant to run in a process pool. Each process keeps caches (solved tables
 transposition tables) that are not thread-safe: use processes, not threads.
 """
 
-from bot.engine.analysis import Analysis, MoveVerdict, Outcome, analyze
+from bot.engine.analysis import ANALYSIS_BUDGET_MS, Analysis, MoveVerdict, Outcome, analyze
 from bot.engine.board import Board, Mark, Status
 from bot.engine.errors import EngineInputError, IllegalMove, InvalidBoard, InvalidCell
-from bot.engine.levels import Level, answers_at_once, choose_move
+from bot.engine.geometry import SIZES, WIN_LENGTH
+from bot.engine.levels import DEFAULT_BUDGET_MS, Level, answers_at_once, choose_move
 from bot.engine.notation import format_cell, parse_cell
 
 __all__ = [
+    "ANALYSIS_BUDGET_MS",
+    "DEFAULT_BUDGET_MS",
+    "SIZES",
+    "WIN_LENGTH",
     "Analysis",
     "Board",
     "EngineInputError",

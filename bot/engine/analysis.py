@@ -19,8 +19,8 @@ from bot.engine.board import Board
 from bot.engine.oracle import SOLVED_SIZES, score_moves
 from bot.engine.scores import outcome_name, plies_left
 
-DEFAULT_BUDGET_MS = 2000
-"""The contract's default ``--budget-ms`` for ``analyze``."""
+ANALYSIS_BUDGET_MS = 2000
+"""The default time budget of one analysis, ``python -m bot analyze --budget-ms``'s default."""
 
 
 class Outcome(enum.Enum):
@@ -86,7 +86,7 @@ def verdict_of(score: int, marks: int, cells: int) -> tuple[Outcome, int]:
     return Outcome(outcome_name(score)), plies_left(score, marks, cells)
 
 
-def analyze(board: Board, budget_ms: int = DEFAULT_BUDGET_MS) -> Analysis:
+def analyze(board: Board, budget_ms: int = ANALYSIS_BUDGET_MS) -> Analysis:
     """Value every legal move of ``board``; exact unless the time budget cut the search short.
 
     A solved size (3x3) is always exact and never needs the budget: its analyses are kept.
@@ -99,7 +99,7 @@ def analyze(board: Board, budget_ms: int = DEFAULT_BUDGET_MS) -> Analysis:
 @cache
 def solved_analysis(board: Board) -> Analysis:
     """The analysis of a board of a solved size, made on first use and then looked up."""
-    return _analyze(board, DEFAULT_BUDGET_MS)
+    return _analyze(board, ANALYSIS_BUDGET_MS)
 
 
 def _analyze(board: Board, budget_ms: int) -> Analysis:

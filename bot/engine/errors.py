@@ -13,7 +13,16 @@ class InvalidBoard(EngineInputError):
 
 
 class InvalidCell(EngineInputError):
-    """Cell text that names no cell of the board."""
+    """Cell text that names no cell of the board.
+
+    ``given`` is the text as read (trimmed, lower case; empty when nothing was given);
+    ``off_board`` says it has the shape of a cell name but the board has no such cell.
+    """
+
+    def __init__(self, message: str, *, given: str = "", off_board: bool = False) -> None:
+        super().__init__(message)
+        self.given = given
+        self.off_board = off_board
 
 
 class IllegalMove(EngineInputError):

@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-SIZES: tuple[int, ...] = (3, 4, 5)
 WIN_LENGTH: dict[int, int] = {3: 3, 4: 4, 5: 4}
+"""The board sizes the game is played on, each with the length of a winning line: the one table of them."""
+SIZES: tuple[int, ...] = tuple(WIN_LENGTH)
 
 _CHUNK_BITS = 8
 

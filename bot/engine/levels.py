@@ -113,7 +113,7 @@ def choose_move(
 def _prefer_blocks(board: Board, best: tuple[int, ...]) -> tuple[int, ...]:
     """Among equally lost moves, those that block an enemy line: lose on the board, not by resignation."""
     enemy = board.o if board.x.bit_count() == board.o.bit_count() else board.x
-    mine = board.x | board.o ^ enemy
+    mine = (board.x | board.o) ^ enemy
     blocks = []
     for cell in best:
         for line in board.geometry.lines_through[cell]:

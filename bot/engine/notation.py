@@ -26,16 +26,20 @@ def parse_cell(text: str, size: int) -> int:
         number = int(cleaned)
         if 1 <= number <= cells:
             return number - 1
-        raise InvalidCell(f"There is no cell {number} on a {size}x{size} board. {hint}.")
+        raise InvalidCell(
+            f"There is no cell {number} on a {size}x{size} board. {hint}.", given=cleaned, off_board=True
+        )
     match = _LETTER_ROW.fullmatch(cleaned)
     if match:
         column = ord(match.group(1)) - ord("a")
         row = int(match.group(2)) - 1
         if 0 <= column < size and 0 <= row < size:
             return row * size + column
-        raise InvalidCell(f"There is no cell {cleaned} on a {size}x{size} board. {hint}.")
+        raise InvalidCell(
+            f"There is no cell {cleaned} on a {size}x{size} board. {hint}.", given=cleaned, off_board=True
+        )
     shown = cleaned if len(cleaned) <= 20 else cleaned[:20] + "..."
-    raise InvalidCell(f"{shown!r} is not a cell. {hint}.")
+    raise InvalidCell(f"{shown!r} is not a cell. {hint}.", given=cleaned)
 
 
 def format_cell(cell: int, size: int) -> str:

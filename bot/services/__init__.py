@@ -1,26 +1,27 @@
 """The game service: rules, turns, ratings and transactions, shared by every adapter.
 
 Adapters build a :class:`GameService` over a :class:`bot.db.Database` and call its
-methods; every method returns a view from :mod:`bot.services.views` or raises
-:class:`bot.errors.GameError`. Nothing here imports discord.
+methods; every method returns a result from :mod:`bot.services.results` or raises
+a :class:`~bot.services.refusals.Refusal`. Nothing here imports discord.
 """
 
-from bot.db.enums import EndReason, GameResult, GameStatus
-from bot.errors import GameError
 from bot.services.engine_pool import EnginePool
 from bot.services.game_service import GameService
 from bot.services.ratings import RatingRules
-from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
-from bot.services.views import (
+from bot.services.refusals import Refusal
+from bot.services.results import (
     Actor,
     CellVerdict,
+    FinishedGames,
     First,
     GameHistory,
+    GameReview,
     GameView,
     HintView,
     Leaderboard,
     LeaderboardEntry,
     LevelRecord,
+    MoveReview,
     MoveView,
     Place,
     PlayerOutcome,
@@ -29,7 +30,11 @@ from bot.services.views import (
     RatingView,
     RecentGame,
     Record,
+    Replay,
+    Verdict,
 )
+from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
+from bot.states import EndReason, GameResult, GameStatus
 
 __all__ = [
     "Actor",
@@ -37,10 +42,11 @@ __all__ = [
     "Clock",
     "EndReason",
     "EnginePool",
+    "FinishedGames",
     "First",
-    "GameError",
     "GameHistory",
     "GameResult",
+    "GameReview",
     "GameService",
     "GameStatus",
     "GameView",
@@ -49,6 +55,7 @@ __all__ = [
     "Leaderboard",
     "LeaderboardEntry",
     "LevelRecord",
+    "MoveReview",
     "MoveView",
     "Place",
     "PlayerOutcome",
@@ -58,6 +65,9 @@ __all__ = [
     "RatingView",
     "RecentGame",
     "Record",
+    "Refusal",
+    "Replay",
     "ServiceSettings",
+    "Verdict",
     "utc_now",
 ]

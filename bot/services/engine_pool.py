@@ -16,7 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from bot.engine import Analysis, Board, Level, analyze, answers_at_once, choose_move
+from bot.engine import DEFAULT_BUDGET_MS, Analysis, Board, Level, analyze, answers_at_once, choose_move
 from bot.engine_worker import init_worker as _init_worker
 from bot.engine_worker import ready as _ready
 
@@ -33,7 +33,9 @@ class EnginePool:
     passed in is used as is and left open on :meth:`close`.
     """
 
-    def __init__(self, workers: int = 1, budget_ms: int = 1500, executor: Executor | None = None) -> None:
+    def __init__(
+        self, workers: int = 1, budget_ms: int = DEFAULT_BUDGET_MS, executor: Executor | None = None
+    ) -> None:
         self.workers = workers
         self.budget_ms = budget_ms
         self._owned = executor is None
@@ -77,10 +79,12 @@ class EnginePool:
             return move
         return await self._run(choose_move, board, level, seed, self.budget_ms)
 
-    async def analyze(self, board: Board) -> Analysis:
+    async def analyze(self, board: Board, budget_ms: int | None = None) -> Analysis:
+        """Every move's value on ``board``; a search stops after ``budget_ms`` (default: the pool's)."""
+        budget = self.budget_ms if budget_ms is None else budget_ms
         if answers_at_once(board):
-            return analyze(board, self.budget_ms)
-        return await self._run(analyze, board, self.budget_ms)
+            return analyze(board, budget)
+        return await self._run(analyze, board, budget)
 
     def close(self) -> None:
         if self._owned and self._executor is not None:

@@ -1,8 +1,8 @@
 """The game service: every rule, turn, rating and transaction, for any adapter (Discord, terminal).
 
 Each public method is one request from a user (or from the adapter's timers) and
-returns a frozen view from :mod:`bot.services.views`. Anything the rules refuse
-raises :class:`bot.errors.GameError` with one friendly sentence, and the refusal
+returns a frozen result from :mod:`bot.services.results`. Anything the rules refuse
+raises a :class:`~bot.services.refusals.Refusal`, and the refusal
 changes nothing: checks run inside the transaction, and any error rolls it back.
 
 Concurrency: every change of a game's state is a compare-and-set on its version
@@ -21,40 +21,48 @@ sweep still counts.
 from __future__ import annotations
 
 import logging
-import math
 import random
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.db import Database, DatabaseUnavailable, EndReason, Game, GameResult, GameStatus, Repository
+from bot.db import GLOBAL_SCOPE, Database, DatabaseUnavailable, Game, Repository
 from bot.engine import Board, Level, Mark, Status, format_cell
-from bot.errors import GameError
-from bot.services import rules
+from bot.i18n import by_code
+from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_replay
+from bot.services import refusals, rules
 from bot.services.engine_pool import EnginePool
+from bot.services.looking_back import check_visible, replay_moves, visible_from
+from bot.services.picture_pool import PicturePool
 from bot.services.presenter import game_view
 from bot.services.rating_updates import apply_ratings, rating_weight
-from bot.services.settings import Clock, ServiceSettings, utc_now
-from bot.services.stats import load_leaderboard, load_stats
-from bot.services.views import (
+from bot.services.results import (
     Actor,
     CellVerdict,
+    FinishedGames,
     First,
     GameHistory,
+    GameReview,
     GameView,
     HintView,
     Leaderboard,
     MoveView,
     Place,
     PlayerStats,
+    Replay,
 )
+from bot.services.review import ReviewCache, review_moves
+from bot.services.settings import Clock, ServiceSettings, utc_now
+from bot.services.stats import load_leaderboard, load_stats
+from bot.states import EndReason, GameResult, GameStatus
 
 log = logging.getLogger(__name__)
 
 _NAME_LENGTH = 100
 _NAME_CACHE_SIZE = 50_000
-_UNAVAILABLE = "The game database is busy right now; please try again in a moment."
+_LOOK_BACK_SCAN = 50
+"""How many of a player's latest games are read to find those visible from where they ask."""
 
 
 class GameService:
@@ -66,6 +74,7 @@ class GameService:
         settings: ServiceSettings | None = None,
         *,
         engine: EnginePool | None = None,
+        pictures: PicturePool | None = None,
         clock: Clock = utc_now,
         rng: random.Random | None = None,
     ) -> None:
@@ -75,10 +84,14 @@ class GameService:
         self._clock = clock
         self._rng = rng or random.Random()
         self._name_cache: dict[int, str] = {}
+        self._server_languages: dict[int, str | None] = {}
+        self._reviews = ReviewCache()
+        self.pictures = pictures or PicturePool()
 
     async def close(self) -> None:
-        """Stop the engine pool and close the database connections."""
+        """Stop the engine and pictures workers, and close the database connections."""
         self.engine.close()
+        self.pictures.close()
         await self.database.close()
 
     # Transactions and views
@@ -90,7 +103,7 @@ class GameService:
             yield
         except DatabaseUnavailable as error:
             log.warning("Database unavailable: %s", error, exc_info=error.__cause__)
-            raise GameError(_UNAVAILABLE, code="unavailable", retry_after=5.0) from error
+            raise refusals.Unavailable() from error
 
     @asynccontextmanager
     async def _write(self, *, isolated: bool = False) -> AsyncIterator[Repository]:
@@ -147,11 +160,11 @@ class GameService:
         if game_id is None:
             game = await repo.live_game(place.channel_id)
             if game is None:
-                raise GameError("There is no game running in this channel.", code="no_game")
+                raise refusals.NoGame()
             return game
         found = await repo.game(game_id, cached=cached)
         if found is None or found.channel_id != place.channel_id or found.guild_id != place.guild_id:
-            raise GameError("That game is not in this channel.", code="no_game")
+            raise refusals.GameElsewhere()
         return found
 
     async def _check_can_start(self, repo: Repository, place: Place, user_id: int, now: datetime) -> None:
@@ -160,16 +173,11 @@ class GameService:
             raise rules.busy_channel(live)
         cooldown = self.settings.start_cooldown_seconds
         last = await repo.last_game_created_by(user_id) if cooldown > 0 else None
-        if last is not None:
-            wait = cooldown - (now - last).total_seconds()
+        if last is not None and last.status is not GameStatus.FINISHED:
+            # Flood protection only: a game played out to a result frees its player at once.
+            wait = cooldown - (now - last.created_at).total_seconds()
             if wait > 0:
-                seconds = math.ceil(wait)
-                unit = "second" if seconds == 1 else "seconds"
-                raise GameError(
-                    f"You started a game moments ago; you can start another in {seconds} {unit}.",
-                    code="cooldown",
-                    retry_after=wait,
-                )
+                raise refusals.Cooldown(wait)
 
     def _turn_deadline(self, player_id: int | None, now: datetime) -> datetime | None:
         """The human on turn must move by then; the bot has no deadline."""
@@ -189,7 +197,7 @@ class GameService:
         repo: Repository,
         place: Place,
         size: int,
-        creator: int,
+        creator: Actor,
         x: int | None,
         o: int | None,
         level: Level | None,
@@ -207,12 +215,14 @@ class GameService:
         game = await repo.add_game(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
+            interactions_only=place.interactions_only,
             size=size,
             k=empty.k,
             level=None if level is None else level.value,
             x_player_id=x,
             o_player_id=o,
-            created_by=creator,
+            created_by=creator.user_id,
+            starter_locale=creator.locale,
             status=status,
             board=empty.compact,
             ply=0,
@@ -248,7 +258,7 @@ class GameService:
             await self._check_can_start(repo, place, player.user_id, now)
             await self._save_players(repo, now, player)
             x, o = (player.user_id, None) if human_x else (None, player.user_id)
-            view = await self._create(repo, place, size, player.user_id, x, o, level, now)
+            view = await self._create(repo, place, size, player, x, o, level, now)
         return await self._after_human_turn(view)
 
     async def challenge(
@@ -267,15 +277,9 @@ class GameService:
         challenged (to play this bot, use :meth:`start_vs_bot`).
         """
         if opponent.user_id == challenger.user_id:
-            raise GameError(
-                "You can't challenge yourself; start a game without an opponent to play me.",
-                code="self_challenge",
-            )
+            raise refusals.SelfChallenge()
         if opponent_is_bot:
-            raise GameError(
-                "Bots can't play; challenge a person, or start a game without an opponent to play me.",
-                code="bot_challenge",
-            )
+            raise refusals.BotChallenge()
         rules.check_size(size)
         challenger_x = self._human_is_x(first)
         now = self._clock()
@@ -284,17 +288,16 @@ class GameService:
             await self._save_players(repo, now, challenger, opponent)
             sides = (challenger.user_id, opponent.user_id)
             x, o = sides if challenger_x else sides[::-1]
-            return await self._create(repo, place, size, challenger.user_id, x, o, None, now)
+            return await self._create(repo, place, size, challenger, x, o, None, now)
 
     async def _pending_for(self, repo: Repository, place: Place, user: Actor, game_id: int | None) -> Game:
         game = await self._game_here(repo, place, game_id)
         if game.status is not GameStatus.PENDING:
-            raise GameError("That challenge has already been answered or has expired.", code="not_pending")
+            raise refusals.NotPending()
         challenged = rules.challenged_id(game)
         if challenged is None or user.user_id != challenged:
-            names = await self._names(repo, game)
-            who = names.get(challenged or 0, "the challenged player")
-            raise GameError(f"Only {who} can answer this challenge.", code="not_challenged")
+            name = (await self._names(repo, game)).get(challenged or 0)
+            raise refusals.NotChallengedUnnamed() if name is None else refusals.NotChallenged(name)
         return game
 
     async def accept(self, place: Place, user: Actor, game_id: int | None = None) -> GameView:
@@ -304,7 +307,7 @@ class GameService:
             game = await self._pending_for(repo, place, user, game_id)
             deadline = self._turn_deadline(game.x_player_id, now)
             if not await repo.update_game(game, status=GameStatus.ACTIVE, deadline=deadline, updated_at=now):
-                raise rules.stale()
+                raise refusals.StaleBoard()
             await self._save_players(repo, now, user)
             return await self._view(repo, game)
 
@@ -327,14 +330,14 @@ class GameService:
         async with self._write(isolated=True) as repo:
             old = await self._game_here(repo, place, game_id)
             if old.status is not GameStatus.FINISHED:
-                raise GameError("A rematch can follow only a finished game.", code="not_finished")
+                raise refusals.NotFinished()
             if rules.mark_of(old, user.user_id) is None:
-                raise GameError("Only the players of that game can ask for a rematch.", code="not_a_player")
+                raise refusals.NotRematchPlayer()
             await self._check_can_start(repo, place, user.user_id, now)
             await self._save_players(repo, now, user)
             level = None if old.level is None else Level(old.level)
             x, o = old.o_player_id, old.x_player_id
-            view = await self._create(repo, place, old.size, user.user_id, x, o, level, now)
+            view = await self._create(repo, place, old.size, user, x, o, level, now)
         return await self._after_human_turn(view)
 
     # Playing
@@ -362,7 +365,9 @@ class GameService:
             return await self._move(place, user, cell, None, expected_ply, cached=False)
         try:
             return await self._move(place, user, cell, game_id, expected_ply, cached=True)
-        except GameError:
+        except refusals.Unavailable:
+            raise
+        except refusals.Refusal:
             return await self._move(place, user, cell, game_id, expected_ply, cached=False)
 
     async def _move(
@@ -415,7 +420,7 @@ class GameService:
         else:
             values["deadline"] = self._turn_deadline(rules.player_of(game, after.turn), now)
         if not await repo.update_game(game, **values):
-            raise rules.stale()
+            raise refusals.StaleBoard()
         await repo.add_moves(
             game.id, [(before.ply, move, before.turn.value, who) for before, move, who in plays], now
         )
@@ -443,7 +448,7 @@ class GameService:
             return view
         try:
             return await self.play_bot_turn(view.id)
-        except GameError:
+        except refusals.Refusal:
             raise
         except Exception:
             log.exception("The engine failed on game %s; the bot's move is left for a later retry", view.id)
@@ -458,7 +463,7 @@ class GameService:
         async with self._read() as repo:
             game = await repo.game(game_id)
             if game is None:
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
             seen = await self._view(repo, game)
         if not seen.bot_to_move or seen.level is None:
             return seen
@@ -468,13 +473,11 @@ class GameService:
         async with self._write() as repo:
             current = await repo.game(game_id)
             if current is None:
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
             if current.version == seen.version:
                 try:
                     await self._play(repo, current, board, cell, None, now)
-                except GameError as error:
-                    if error.code != "stale":
-                        raise
+                except refusals.StaleBoard:
                     await repo.reload(current)
             return await self._view(repo, current)
 
@@ -492,7 +495,7 @@ class GameService:
         for game_id in waiting:
             try:
                 views.append(await self.play_bot_turn(game_id))
-            except GameError:
+            except refusals.Refusal:
                 continue
         return views
 
@@ -541,7 +544,7 @@ class GameService:
                 "updated_at": now,
             }
         if not await repo.update_game(game, **values):
-            raise rules.stale()
+            raise refusals.StaleBoard()
         if finished:
             await apply_ratings(repo, game, now, self.settings.ratings)
 
@@ -552,13 +555,11 @@ class GameService:
             game = await self._game_here(repo, place, game_id)
             mine = rules.mark_of(game, user.user_id)
             if mine is None:
-                raise GameError("You are not playing in this game.", code="not_a_player")
+                raise refusals.NotAPlayer()
             if game.status is GameStatus.PENDING:
-                raise GameError(
-                    "The challenge has not been accepted yet; cancel it instead.", code="not_started"
-                )
+                raise refusals.ResignBeforeStart()
             if game.status is not GameStatus.ACTIVE:
-                raise GameError("This game is over.", code="game_over")
+                raise refusals.GameOver()
             winner = rules.RESULT_OF_WINNER[mine.other]
             await self._end(repo, game, GameStatus.FINISHED, winner, EndReason.RESIGN, now)
             await self._save_players(repo, now, user)
@@ -576,9 +577,9 @@ class GameService:
         async with self._write() as repo:
             game = await self._game_here(repo, place, game_id)
             if not game.status.is_live:
-                raise GameError("This game is already over.", code="game_over")
+                raise refusals.AlreadyOver()
             if rules.mark_of(game, user.user_id) is None and not is_moderator:
-                raise GameError("Only the players or a moderator can cancel this game.", code="not_allowed")
+                raise refusals.NotAllowed()
             await self._end(repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
             return await self._view(repo, game)
 
@@ -611,9 +612,8 @@ class GameService:
                         winner = rules.RESULT_OF_WINNER[late.other]
                         await self._end(repo, game, GameStatus.FINISHED, winner, EndReason.TIMEOUT, now)
                     ended.append(await self._view(repo, game))
-            except GameError as error:
-                if error.code != "stale":
-                    raise
+            except refusals.StaleBoard:
+                continue
         return ended
 
     async def next_deadline(self) -> datetime | None:
@@ -628,6 +628,18 @@ class GameService:
         async with self._read() as repo:
             return await self._view(repo, await self._game_here(repo, place, None))
 
+    async def latest(self, place: Place) -> GameView:
+        """The channel's live game, or else the one that ended last there.
+
+        For a place whose boards are shown only on request: a game that ended on time there
+        could not show it at once, so asking for the board shows how it ended.
+        """
+        async with self._read() as repo:
+            game = await repo.live_game(place.channel_id) or await repo.latest_game(place.channel_id)
+            if game is None or game.guild_id != place.guild_id:
+                raise refusals.NoGame()
+            return await self._view(repo, game)
+
     async def game(self, game_id: int, place: Place | None = None) -> GameView:
         """A game by id; with ``place``, only if it belongs to that channel."""
         async with self._read() as repo:
@@ -635,14 +647,14 @@ class GameService:
                 return await self._view(repo, await self._game_here(repo, place, game_id))
             game = await repo.game(game_id)
             if game is None:
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
             return await self._view(repo, game)
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message shows the game's board, to edit it later (timeouts, restarts)."""
         async with self._write() as repo:
             if not await repo.set_message(game_id, channel_id, message_id):
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
 
     async def hint(self, place: Place, user: Actor, game_id: int | None = None) -> HintView:
         """The engine's verdict on every empty cell, for the player on turn."""
@@ -653,7 +665,7 @@ class GameService:
             view = await self._view(repo, game, names)
         analysis = await self.engine.analyze(board)
         if analysis.value is None or analysis.plies is None:
-            raise GameError("This game is over.", code="game_over")
+            raise refusals.GameOver()
         moves = tuple(
             CellVerdict(m.cell, format_cell(m.cell, board.size), m.value, m.plies) for m in analysis.moves
         )
@@ -664,7 +676,7 @@ class GameService:
         async with self._read() as repo:
             game = await repo.game(game_id)
             if game is None or (place is not None and game.guild_id != place.guild_id):
-                raise GameError("That game does not exist.", code="no_game")
+                raise refusals.UnknownGame()
             view = await self._view(repo, game)
             moves = await repo.moves(game_id)
         return GameHistory(
@@ -677,6 +689,104 @@ class GameService:
             ),
         )
 
+    # Looking back: reviews, replays, game lists and rating charts
+
+    async def _finished_game(
+        self, repo: Repository, place: Place | None, user_id: int | None, game_id: int | None
+    ) -> Game:
+        """``game_id`` if the asker may look at it, else the asker's latest finished game visible here.
+
+        From a place, a game still going on is refused (a review would coach it);
+        the terminal, which owns its database, may look at any game.
+        """
+        if game_id is None:
+            if user_id is not None and place is not None:
+                for game in await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN):
+                    if visible_from(game, place, user_id):
+                        return game
+            raise refusals.NoFinishedGame()
+        found = await repo.game(game_id)
+        if found is None:
+            raise refusals.NoGameNumbered(game_id)
+        check_visible(found, place, user_id)
+        if found.status.is_live and place is not None:
+            raise refusals.StillPlaying(game_id)
+        return found
+
+    async def _history_of(self, repo: Repository, game: Game) -> GameHistory:
+        view = await self._view(repo, game)
+        moves = await repo.moves(game.id)
+        return GameHistory(
+            view,
+            tuple(
+                MoveView(
+                    m.ply, m.cell, format_cell(m.cell, game.size), Mark(m.mark), m.player_id, m.played_at
+                )
+                for m in moves
+            ),
+        )
+
+    async def review(
+        self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
+    ) -> GameReview:
+        """The perfect engine's verdict on every move of a game that is over (computed once per game).
+
+        Without ``game_id``: the asker's latest finished game visible from ``place``.
+        ``place`` None (the terminal) may look at any game.
+        """
+        async with self._read() as repo:
+            history = await self._history_of(repo, await self._finished_game(repo, place, user_id, game_id))
+        budget = self.settings.review_budget_ms
+        if history.game.is_live:
+            return await review_moves(self.engine, history, budget)
+        return await self._reviews.get(history.game.id, lambda: review_moves(self.engine, history, budget))
+
+    async def replay(
+        self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
+    ) -> Replay:
+        """A game that is over, with its animated GIF (drawn in the pictures worker, off the event loop)."""
+        async with self._read() as repo:
+            history = await self._history_of(repo, await self._finished_game(repo, place, user_id, game_id))
+        game = history.game
+        board = Board.parse(game.board)
+        winner = board.winner
+        gif = await self.pictures.draw(
+            render_replay,
+            game.size,
+            replay_moves(history),
+            board.winning_lines,
+            None if winner is None else winner.value,
+        )
+        return Replay(history, gif)
+
+    async def finished_games(self, place: Place, asker_id: int, user_id: int) -> FinishedGames:
+        """``user_id``'s latest finished games that ``asker_id`` may look at from ``place``, newest first."""
+        async with self._read() as repo:
+            latest = await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN)
+            shown = [game for game in latest if visible_from(game, place, asker_id)]
+            shown = shown[: self.settings.history_size]
+            views = [await self._view(repo, game) for game in shown]
+        return FinishedGames(user_id, tuple(views))
+
+    async def rating_chart(
+        self, user_id: int, guild_id: int | None, *, server_label: str, global_label: str
+    ) -> bytes | None:
+        """A PNG of the player's rating after each rated game, in ``guild_id`` and globally.
+
+        None until they have a rated game. The labels name the two lines in the legend.
+        """
+        async with self._read() as repo:
+            world = await repo.rating_changes(user_id, GLOBAL_SCOPE)
+            server = [] if guild_id is None else await repo.rating_changes(user_id, guild_id)
+        if not world and not server:
+            return None
+        series = [
+            RatingSeries(label, tuple(RatingPoint(change.played_at, change.rating) for change in changes))
+            for label, changes in ((server_label, server), (global_label, world))
+            if changes
+        ]
+        return await self.pictures.draw(render_rating_chart, series)
+
     async def leaderboard(self, guild_id: int | None, limit: int | None = None) -> Leaderboard:
         """The best rated players of a server, or globally with ``guild_id=None``."""
         async with self._read() as repo:
@@ -688,3 +798,51 @@ class GameService:
         """A player's records, streaks, ratings (this server's and global) and recent games."""
         async with self._read() as repo:
             return await load_stats(repo, user_id, guild_id, self.settings)
+
+    # Server settings
+
+    async def server_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its public messages (a code of :mod:`bot.i18n`), None for auto.
+
+        Kept in memory once read: a server's interactions all reach the one process that
+        serves its shard, and that process is where the setting changes.
+        """
+        if guild_id in self._server_languages:
+            return self._server_languages[guild_id]
+        async with self._read() as repo:
+            language = await repo.server_language(guild_id)
+        if len(self._server_languages) > _NAME_CACHE_SIZE:
+            self._server_languages.clear()
+        self._server_languages[guild_id] = language
+        return language
+
+    @staticmethod
+    def _check_may_manage(guild_id: int | None, may_manage: bool) -> None:
+        if guild_id is None:
+            raise refusals.SettingsOutsideServer()
+        if not may_manage:
+            raise refusals.NotManager()
+
+    async def server_settings(self, guild_id: int | None, *, may_manage: bool) -> str | None:
+        """The language a server chose, for a member who may manage it (see :meth:`set_server_language`)."""
+        self._check_may_manage(guild_id, may_manage)
+        assert guild_id is not None
+        return await self.server_language(guild_id)
+
+    async def set_server_language(
+        self, guild_id: int | None, language: str | None, *, may_manage: bool
+    ) -> str | None:
+        """Choose the language of a server's public messages; None goes back to the server's own locale.
+
+        Only members who may manage the server (``may_manage``) can, and only in a server.
+        """
+        self._check_may_manage(guild_id, may_manage)
+        assert guild_id is not None
+        chosen = None if language is None else by_code(language)
+        if language is not None and chosen is None:
+            raise refusals.BadOption("language")
+        code = None if chosen is None else chosen.code
+        async with self._write() as repo:
+            await repo.set_server_language(guild_id, code, self._clock())
+        self._server_languages[guild_id] = code
+        return code

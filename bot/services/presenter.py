@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.db import Game, GameStatus
+from bot.db import Game
 from bot.engine import Board, Level, Mark
+from bot.services.results import GameView, PlayerView
 from bot.services.rules import player_of
-from bot.services.views import GameView, PlayerView
+from bot.states import GameStatus
 
 
 def game_view(game: Game, names: Mapping[int, str], bot_name: str) -> GameView:
@@ -47,4 +48,6 @@ def game_view(game: Game, names: Mapping[int, str], bot_name: str) -> GameView:
         message_channel_id=game.message_channel_id,
         created_at=game.created_at,
         finished_at=game.finished_at,
+        starter_locale=game.starter_locale,
+        interactions_only=game.interactions_only,
     )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.db import GLOBAL_SCOPE, EndReason, Game, GameResult, Repository
+from bot.db import GLOBAL_SCOPE, Game, Repository
 from bot.services.ratings import RatingRules, elo_update
+from bot.states import EndReason, GameResult
 
 _SCORE_OF_X = {GameResult.X_WON: 1.0, GameResult.O_WON: 0.0, GameResult.DRAW: 0.5}
 
@@ -44,3 +45,4 @@ async def apply_ratings(repo: Repository, game: Game, now: datetime, rules: Rati
             row.losses += score == 0.0
             row.draws += score == 0.5
             row.updated_at = now
+            await repo.add_rating_change(row.player_id, scope, game.id, rating, now)

@@ -1,17 +1,17 @@
 """The game's rules as plain checks on a stored game: whose turn, which cell, who may answer.
 
-Each check raises :class:`GameError` with the sentence the user sees.
+Each check raises a :class:`~bot.services.refusals.Refusal` naming what is wrong.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.db import Game, GameResult, GameStatus
-from bot.engine import Board, EngineInputError, Mark, format_cell, parse_cell
-from bot.errors import GameError
+from bot.db import Game
+from bot.engine import SIZES, Board, InvalidCell, Mark, format_cell, parse_cell
+from bot.services import refusals
+from bot.states import GameResult, GameStatus
 
-SIZES = (3, 4, 5)
 RESULT_OF_WINNER = {Mark.X: GameResult.X_WON, Mark.O: GameResult.O_WON}
 
 
@@ -34,41 +34,37 @@ def challenged_id(game: Game) -> int | None:
     return game.o_player_id if game.x_player_id == game.created_by else game.x_player_id
 
 
-def stale() -> GameError:
-    return GameError("That board is out of date: the game has moved on since.", code="stale")
-
-
-def busy_channel(live: Game | None) -> GameError:
+def busy_channel(live: Game | None) -> refusals.GameRunning:
     if live is not None and live.status is GameStatus.PENDING:
-        return GameError("A challenge is already waiting for an answer in this channel.", code="channel_busy")
-    return GameError("A game is already running in this channel.", code="channel_busy")
+        return refusals.ChallengeWaiting()
+    return refusals.GameRunning()
 
 
 def check_size(size: int) -> None:
     if size not in SIZES:
-        raise GameError("A board is 3x3, 4x4 or 5x5.", code="bad_size")
+        raise refusals.BadSize()
 
 
 def check_turn(game: Game, user_id: int, expected_ply: int | None, names: Mapping[int, str]) -> Board:
     """The board, if ``user_id`` may move now in ``game`` (and the board is the one they saw)."""
     if game.status is GameStatus.PENDING:
-        raise GameError("The challenge has not been accepted yet.", code="not_started")
+        raise refusals.NotStarted()
     if game.status is not GameStatus.ACTIVE:
-        raise GameError("This game is over.", code="game_over")
+        raise refusals.GameOver()
     mine = mark_of(game, user_id)
     if mine is None:
-        raise GameError("You are not playing in this game.", code="not_a_player")
+        raise refusals.NotAPlayer()
     if expected_ply is not None and expected_ply != game.ply:
-        raise stale()
+        raise refusals.StaleBoard()
     board = Board.parse(game.board)
     if board.turn is not mine:
         other = player_of(game, board.turn)
         if other is None:
-            raise GameError("Wait for my move; it is not your turn yet.", code="not_your_turn")
-        raise GameError(
-            f"It is not your turn: {names.get(other, 'your opponent')} ({board.turn.value}) is to move.",
-            code="not_your_turn",
-        )
+            raise refusals.BotToMove()
+        name = names.get(other)
+        if name is None:
+            raise refusals.OpponentToMove(board.turn.value)
+        raise refusals.NotYourTurn(name, board.turn.value)
     return board
 
 
@@ -76,14 +72,22 @@ def cell_index(cell: str | int, board: Board) -> int:
     """The empty cell named by ``cell`` (contract notation, or a 0-based index from a button)."""
     if isinstance(cell, int):
         if not 0 <= cell < board.cells:
-            raise GameError(f"There is no such cell on a {board.size}x{board.size} board.", code="bad_cell")
+            raise refusals.BadCell(str(cell + 1), board.size)
         index = cell
     else:
         try:
             index = parse_cell(cell, board.size)
-        except EngineInputError as error:
-            raise GameError(str(error), code="bad_cell") from None
+        except InvalidCell as error:
+            raise _bad_cell(error, board.size) from None
     if board[index] is not None:
-        name = format_cell(index, board.size)
-        raise GameError(f"That cell ({name}) is already taken.", code="cell_taken")
+        raise refusals.CellTaken(format_cell(index, board.size))
     return index
+
+
+def _bad_cell(error: InvalidCell, size: int) -> refusals.BadCell:
+    if not error.given:
+        return refusals.NoCellGiven(size)
+    if error.off_board:
+        return refusals.BadCell(error.given, size)
+    shown = error.given if len(error.given) <= 20 else error.given[:20] + "..."
+    return refusals.NotACell(shown, size)

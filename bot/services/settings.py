@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.engine import DEFAULT_BUDGET_MS
 from bot.services.ratings import RatingRules
 
 Clock = Callable[[], datetime]
@@ -35,11 +36,16 @@ class ServiceSettings:
     turn_timeout_seconds: float = 600.0
     challenge_timeout_seconds: float = 120.0
     engine_workers: int = 1
-    engine_budget_ms: int = 1500
+    engine_budget_ms: int = DEFAULT_BUDGET_MS
     start_cooldown_seconds: float = 10.0
-    """Per user: the least time between two games (or challenges) they start."""
+    """Per user: the least time between two games (or challenges) they start, unless the earlier one
+    was played out to a result (won, lost, drawn or resigned)."""
     leaderboard_size: int = 10
     recent_games: int = 5
+    history_size: int = 10
+    """How many finished games a game list shows."""
+    review_budget_ms: int = 8000
+    """Search time for a whole review, shared by its positions; only 5x5 positions use it up."""
     bot_name: str = "Tic-Tac-Toe Bot"
     ratings: RatingRules = field(default_factory=RatingRules)
     shards: GuildShards | None = None

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.db import GLOBAL_SCOPE, Game, GameResult, Repository
+from bot.db import GLOBAL_SCOPE, Game, Repository
 from bot.engine import Level
-from bot.services.settings import ServiceSettings
-from bot.services.views import (
+from bot.services.results import (
     Leaderboard,
     LeaderboardEntry,
     LevelRecord,
@@ -17,6 +16,8 @@ from bot.services.views import (
     RecentGame,
     Record,
 )
+from bot.services.settings import ServiceSettings
+from bot.states import GameResult
 
 
 def outcome_for(game: Game, user_id: int) -> PlayerOutcome | None:

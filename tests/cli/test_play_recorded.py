@@ -24,9 +24,10 @@ from bot.cli.service_session import ServiceSession, service_sessions
 from bot.cli.session import MoveRejected, PlayOptions, SessionFactory
 from bot.cli.stats import run_stats
 from bot.config import Settings
-from bot.db import Database, EndReason
+from bot.db import Database
 from bot.engine import Board, Level, Mark
 from bot.services import Actor, GameService, Place, PlayerOutcome, PlayerStats, ServiceSettings, utc_now
+from bot.states import EndReason
 from tests.cli.conftest import RunCli
 from tests.cli.test_play import EVERY_CELL_IN_ORDER, final_board
 

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db import Database, GameStatus, Repository
+from bot.db import Database, Repository
+from bot.states import GameStatus
 
 NOW = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 CHANNEL = 42
@@ -144,7 +145,8 @@ async def test_timestamps_come_back_in_utc_and_deadlines_order(database: Databas
         due = await repo.due_games(NOW + timedelta(minutes=2))
         assert [game.channel_id for game in due] == [CHANNEL + 1]
         assert due[0].created_at == NOW and due[0].created_at.tzinfo is not None
-        assert await repo.last_game_created_by(PLAYER) == NOW
+        last = await repo.last_game_created_by(PLAYER)
+        assert last is not None and last.created_at == NOW
 
 
 async def test_games_awaiting_the_bot(database: Database) -> None:

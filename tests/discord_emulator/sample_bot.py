@@ -119,8 +119,48 @@ class Games(commands.GroupCog, group_name="ttt", group_description="Tic-tac-toe"
         await interaction.response.send_message(f"manage_messages={allowed}", ephemeral=True)
 
 
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+class Pocket(commands.GroupCog, group_name="pocket", group_description="Works anywhere"):
+    """User-installable commands: usable in servers, DMs with the bot and private channels."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.errors: list[discord.HTTPException] = []
+        self.seen: list[discord.Interaction] = []
+
+    @app_commands.command(description="Say where this was used")
+    async def where(self, interaction: discord.Interaction) -> None:
+        self.seen.append(interaction)
+        await interaction.response.send_message("here")
+
+    @app_commands.command(description="A board answered through the interaction")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("board", view=board())
+
+    @app_commands.command(description="Post through the channel API")
+    async def note(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("trying", ephemeral=True)
+        assert isinstance(interaction.channel, discord.abc.Messageable)
+        try:
+            await interaction.channel.send("note")
+        except discord.HTTPException as error:
+            self.errors.append(error)
+
+    @app_commands.command(description="Six follow-ups")
+    async def burst(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("burst")
+        for index in range(6):
+            try:
+                await interaction.followup.send(f"follow-up {index}")
+            except discord.HTTPException as error:
+                self.errors.append(error)
+
+
 class ThrowawayMixin:
     """What both bot flavours share; comes first in the bases so ``super()`` reaches discord.py."""
+
+    pocket: Pocket
 
     def __init__(self, sync_guild: Guild | discord.Object | None = None, **options: Any) -> None:
         super().__init__(  # type: ignore[call-arg]
@@ -137,6 +177,8 @@ class ThrowawayMixin:
     async def setup_hook(self) -> None:
         bot: commands.Bot = self  # type: ignore[assignment]
         await bot.add_cog(Games())
+        self.pocket = Pocket(bot)
+        await bot.add_cog(self.pocket)
         bot.add_dynamic_items(CellButton)
         bot.add_view(PingView())
         guild = discord.Object(self.sync_guild.id) if self.sync_guild else None

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.e2e
 async def test_connects_and_syncs_commands(arena: Arena) -> None:
     emu, guild = arena.emu, arena.guild
     synced = emu.commands(guild)
-    assert [command["name"] for command in synced] == ["ttt"]
+    assert [command["name"] for command in synced] == ["ttt", "pocket"]
     subcommands = {option["name"]: option for option in synced[0]["options"]}
     assert set(subcommands) == {"start", "move", "note", "mod", "slow"}
     assert [option["name"] for option in subcommands["start"]["options"]] == ["opponent", "size"]

@@ -7,7 +7,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from bot.engine import Board, IllegalMove, Level, analyze, answers_at_once, choose_move
+from bot.engine import Board, IllegalMove, Level, Outcome, analyze, answers_at_once, choose_move
 from bot.engine.levels import MISTAKE_RATE
 from tests.engine.conftest import reachable
 
@@ -77,3 +77,17 @@ def test_4x4_is_answered_at_once_inside_the_book_only_and_5x5_never() -> None:
     # Six marks: the children have seven, past the six-mark book, so the reply needs a search.
     assert not answers_at_once(board)
     assert not answers_at_once(Board.empty(5))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ".../.XO/XOX",  # O to move; X threatens a1 and c1
+        ".X./.OX/OXO",  # X to move; O threatens a1 and c1
+    ],
+)
+def test_a_lost_side_blocks_a_line_instead_of_giving_up(text: str) -> None:
+    board = Board.parse(text)
+    assert analyze(board).value is Outcome.LOSS
+    chosen = {choose_move(board, Level.PERFECT, seed) for seed in range(40)}
+    assert chosen and chosen <= {0, 2}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.db.enums import EndReason, GameResult, GameStatus
 from bot.engine import Board, Level, Mark
-from bot.services.views import GameView, PlayerView
+from bot.services.results import GameView, PlayerView
+from bot.states import EndReason, GameResult, GameStatus
 
 ALICE, BOB = 111111111111111111, 222222222222222222
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.db.enums import GameStatus
 from bot.db.models import Game, Move
 from bot.engine import Board, Status
+from bot.states import GameStatus
 
 
 @dataclass(frozen=True, slots=True)

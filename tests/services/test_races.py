@@ -11,11 +11,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bot.errors import GameError
-from bot.services import GameService, GameView, ServiceSettings
+from bot.services import GameService, GameView, ServiceSettings, refusals
 from tests.services.helpers import ALICE, BOB, CAROL, DAVE, HERE, ManualClock, make_service, snapshot
 
-RACE_REFUSALS = {"stale", "cell_taken", "not_your_turn", "game_over"}
+RACE_REFUSALS = (refusals.StaleBoard, refusals.CellTaken, refusals.NotYourTurn, refusals.GameOver)
 
 
 async def race_game_to_the_end(services: list[GameService], database_url: str, racers: int) -> None:
@@ -32,9 +31,9 @@ async def race_game_to_the_end(services: list[GameService], database_url: str, r
         ]
         results = await asyncio.gather(*attempts, return_exceptions=True)
         applied = [r for r in results if isinstance(r, GameView)]
-        refused = [r for r in results if isinstance(r, GameError)]
+        refused = [r for r in results if isinstance(r, refusals.Refusal)]
         assert len(applied) == 1, results
-        assert len(refused) == racers - 1 and {r.code for r in refused} <= RACE_REFUSALS, results
+        assert len(refused) == racers - 1 and all(isinstance(r, RACE_REFUSALS) for r in refused), results
         assert applied[0].ply == game.ply + 1
         game = applied[0]
         rows = await snapshot(database_url)
@@ -72,9 +71,9 @@ async def test_raced_starts_create_one_game(
         ]
         results = await asyncio.gather(*attempts, return_exceptions=True)
         started = [r for r in results if isinstance(r, GameView)]
-        refused = [r for r in results if isinstance(r, GameError)]
+        refused = [r for r in results if isinstance(r, refusals.Refusal)]
         assert len(started) == 1 and len(refused) == 3, results
-        assert {r.code for r in refused} == {"channel_busy"}
+        assert all(isinstance(r, refusals.GameRunning) for r in refused)
         rows = await snapshot(database_url)
         assert len(rows["games"]) == 1
     finally:

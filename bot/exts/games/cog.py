@@ -1,111 +1,127 @@
-"""The ``/ttt`` slash commands (contract section 3) and the handling of board buttons.
+"""The ``/ttt`` slash commands and the handling of board buttons.
 
 Each handler turns a Discord interaction into one call of the game service and shows
-the result; the rules live in the service. Every handler runs through
-:meth:`GamesCog._handle`, which counts it as in flight (shutdown waits for it) and
-sends any error to :func:`bot.exts.games.respond.report`.
+the result; the rules live in the service, the words in :mod:`bot.exts.games.render`.
+Every handler runs inside :meth:`GamesCog.answering` (commands through :func:`handled`),
+which counts it as in flight (shutdown waits for it) and sends any error to
+:func:`bot.exts.games.respond.report`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
+import functools
 import logging
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import EngineInputError, Level, format_cell, parse_cell
-from bot.errors import GameError
+from bot.bot import Interaction, TicTacToeBot
+from bot.engine import Level
 from bot.exts.games import render
-from bot.exts.games.messages import BoardPublisher, compose, jump_url, send_as_response
+from bot.exts.games.audience import Audience, locale_of, personal
+from bot.exts.games.custom_ids import Action, Click, parse_custom_id
+from bot.exts.games.messages import (
+    BoardPublisher,
+    GameMessage,
+    MessageRef,
+    answer,
+    board_ref,
+    compose,
+    jump_url,
+)
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
-from bot.exts.games.views import GAMES_COG, Action, Click, is_known_custom_id
-from bot.services import Actor, First, GameView, Place
-
-if TYPE_CHECKING:
-    from bot.bot import TicTacToeBot
+from bot.exts.games.views import GAMES_COG, has_button, shown_game
+from bot.i18n import LANGUAGES, N_
+from bot.services import Actor, First, GameView, Place, Refusal, refusals
 
 log = logging.getLogger(__name__)
 E = TypeVar("E", bound=enum.Enum)
+P = ParamSpec("P")
 
-ErrorHandler = Callable[[discord.Interaction[Any], app_commands.AppCommandError], Coroutine[Any, Any, Any]]
+ErrorHandler = Callable[[Interaction, app_commands.AppCommandError], Coroutine[Any, Any, Any]]
+Handler = Callable[Concatenate["GamesCog", Interaction, P], Coroutine[Any, Any, None]]
 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
 
 SIZE_CHOICES = [
-    app_commands.Choice(name=f"{n}x{n} ({k} in a row)", value=n) for n, k in ((3, 3), (4, 4), (5, 5))
+    app_commands.Choice(name=N_("3x3 (3 in a row)"), value=3),
+    app_commands.Choice(name=N_("4x4 (4 in a row)"), value=4),
+    app_commands.Choice(name=N_("5x5 (4 in a row)"), value=5),
 ]
 LEVEL_CHOICES = [
-    app_commands.Choice(name="easy", value="easy"),
-    app_commands.Choice(name="medium", value="medium"),
-    app_commands.Choice(name="hard", value="hard"),
-    app_commands.Choice(name="perfect (never loses)", value="perfect"),
+    app_commands.Choice(name=N_("easy"), value="easy"),
+    app_commands.Choice(name=N_("medium"), value="medium"),
+    app_commands.Choice(name=N_("hard"), value="hard"),
+    app_commands.Choice(name=N_("perfect (never loses)"), value="perfect"),
 ]
 FIRST_CHOICES = [
-    app_commands.Choice(name="me (I play X and open)", value="me"),
-    app_commands.Choice(name="opponent (they play X and open)", value="opponent"),
-    app_commands.Choice(name="random", value="random"),
+    app_commands.Choice(name=N_("me (I play X and open)"), value="me"),
+    app_commands.Choice(name=N_("opponent (they play X and open)"), value="opponent"),
+    app_commands.Choice(name=N_("random"), value="random"),
+]
+AUTO_LANGUAGE = "auto"
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=N_("auto (the server's own language)"), value=AUTO_LANGUAGE),
+    *(app_commands.Choice(name=language.native_name, value=language.code) for language in LANGUAGES),
 ]
 SCOPE_CHOICES = [
-    app_commands.Choice(name="this server", value="server"),
-    app_commands.Choice(name="global", value="global"),
+    app_commands.Choice(name=N_("this server"), value="server"),
+    app_commands.Choice(name=N_("global"), value="global"),
 ]
 
-OUTDATED_BOARD = frozenset({"stale", "game_over", "not_pending"})
-"""Refusals that mean the clicked message shows an older state (e.g. its edit was lost): redraw it."""
 
-STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
-
-
-def place_of(interaction: discord.Interaction[Any]) -> Place:
+def place_of(interaction: Interaction) -> Place:
     """Where the interaction happened; games live in server channels and threads only."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise GameError("Tic-tac-toe is played in server channels, not in direct messages.", code="dm")
+        raise refusals.NotInServer()
     return Place(interaction.guild_id, interaction.channel_id)
 
 
-def actor_of(user: discord.User | discord.Member) -> Actor:
-    return Actor(user.id, user.display_name)
+def actor_of(interaction: Interaction) -> Actor:
+    """The user behind ``interaction``, with their language (kept with a game they start)."""
+    return Actor(interaction.user.id, interaction.user.display_name, locale_of(interaction))
 
 
-def choice_of(kind: type[E], value: str, what: str) -> E:
-    """An option's value as ``kind``; a value outside its choices (a forged client) is refused politely."""
+def choice_of(kind: type[E], value: str, option: str) -> E:
+    """Option ``option``'s value as ``kind``; a value outside its choices (a forged client) is refused."""
     try:
         return kind(value)
     except ValueError:
-        raise GameError(
-            f"I don't know that {what}; please pick one from the list.", code="bad_option"
-        ) from None
+        raise refusals.BadOption(option) from None
 
 
-def _has_component(message: discord.Message | None, custom_id: str) -> bool:
-    if message is None:
-        return False
-    for row in message.components:
-        for child in getattr(row, "children", ()):
-            if getattr(child, "custom_id", None) == custom_id:
-                return True
-    return False
+def handled(command: Handler[P]) -> Handler[P]:
+    """Run a command's handler as :meth:`GamesCog.answering` does: counted in flight, errors reported."""
+
+    @functools.wraps(command)
+    async def run(cog: GamesCog, interaction: Interaction, /, *args: P.args, **kwargs: P.kwargs) -> None:
+        async with cog.answering(interaction):
+            await command(cog, interaction, *args, **kwargs)
+
+    return run
 
 
 class GamesCog(commands.Cog, name=GAMES_COG):
     """Tic-tac-toe: ``/ttt`` commands and the board's buttons."""
 
     ttt = app_commands.Group(
-        name="ttt", description="Play tic-tac-toe against me or another member.", guild_only=True
+        name="ttt", description=N_("Play tic-tac-toe against me or another member."), guild_only=True
     )
 
     def __init__(self, bot: TicTacToeBot) -> None:
         self.bot = bot
         self.service = bot.service
         self.publisher = BoardPublisher(bot, bot.service)
+        self.audience = Audience(bot, bot.service)
         self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
         self._background: set[asyncio.Task[None]] = set()
         self._previous_error_handler: ErrorHandler | None = None
@@ -141,61 +157,57 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         if games:
             log.info("Resumed %d game(s) waiting for my move", len(games))
 
-    async def _handle(
-        self,
-        interaction: discord.Interaction[Any],
-        work: Coroutine[Any, Any, None],
-        game_id: int | None = None,
-    ) -> None:
+    @contextlib.asynccontextmanager
+    async def answering(self, interaction: Interaction, game_id: int | None = None) -> AsyncIterator[None]:
+        """Count the handling of ``interaction`` in flight, and report any error it raises to the user."""
         async with self.bot.inflight.track():
             try:
-                await work
+                yield
             except Exception as error:
                 await report(interaction, error, game_id=game_id)
 
     async def on_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+        self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         await report(interaction, error)
 
-    async def _show_new_board(self, interaction: discord.Interaction[Any], game: GameView) -> None:
-        """Answer with the game's message and make it the game's board message."""
-        message_id = await send_as_response(interaction, compose(game))
+    async def _show_new_board(self, interaction: Interaction, game: GameView) -> None:
+        """Answer with the game's message and make it the game's board message.
+
+        A board message shown before (``/ttt board`` shows the game again) becomes a link to the new one.
+        """
+        message_id = await answer(interaction, compose(game))
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
         await self.service.set_message(game.id, game.channel_id, message_id)
         self.sweeper.poke(game.deadline)
+        old = board_ref(game)
+        if old is not None:
+            await self.publisher.retire(game, old, MessageRef(game.channel_id, message_id))
 
     # /ttt start
 
-    @ttt.command(name="start", description="Start a game against me, or challenge a member.")
+    @ttt.command(name="start", description=N_("Start a game against me, or challenge a member."))
     @app_commands.describe(
-        opponent="The member to challenge; leave empty (or pick me) to play against me.",
-        size="The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default 3x3.",
-        level="How well I play, against me only. Default perfect.",
-        first="Who plays X and moves first. Default me.",
+        opponent=N_("The member to challenge; leave empty (or pick me) to play against me."),
+        size=N_("The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default 3x3."),
+        level=N_("How well I play, against me only. Default perfect."),
+        first=N_("Who plays X and moves first. Default me."),
     )
     @app_commands.choices(size=SIZE_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
+    @handled
     async def start(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         opponent: discord.Member | None = None,
         size: int = 3,
         level: str | None = None,
         first: str = "me",
     ) -> None:
-        await self._handle(interaction, self._start(interaction, opponent, size, level, first))
-
-    async def _start(
-        self,
-        interaction: discord.Interaction[Any],
-        opponent: discord.Member | None,
-        size: int,
-        level: str | None,
-        first: str,
-    ) -> None:
         place = place_of(interaction)
-        me = actor_of(interaction.user)
-        order = choice_of(First, first, "choice of who moves first")
+        me = actor_of(interaction)
+        order = choice_of(First, first, "first")
         own_id = self.bot.user.id if self.bot.user is not None else None
         if opponent is None or opponent.id == own_id:
             work = self.service.start_vs_bot(
@@ -203,53 +215,41 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             )
         else:
             if level is not None:
-                raise GameError(
-                    "The level is for games against me; leave it out when you challenge a member.",
-                    code="level_with_opponent",
-                )
+                raise refusals.LevelWithOpponent()
             work = self.service.challenge(
-                place, me, actor_of(opponent), opponent_is_bot=opponent.bot, size=size, first=order
+                place,
+                me,
+                Actor(opponent.id, opponent.display_name),
+                opponent_is_bot=opponent.bot,
+                size=size,
+                first=order,
             )
         game = await within_deadline(interaction, work, thinking=True)
         await self._show_new_board(interaction, game)
 
     # /ttt move
 
-    @ttt.command(name="move", description="Play a cell in this channel's game.")
-    @app_commands.describe(cell="The cell: its number 1-9 (1 is top left) or a letter and row, like b2.")
-    async def move(self, interaction: discord.Interaction[Any], cell: app_commands.Range[str, 1, 10]) -> None:
-        await self._handle(interaction, self._move(interaction, cell))
-
-    async def _move(self, interaction: discord.Interaction[Any], cell: str) -> None:
+    @ttt.command(name="move", description=N_("Play a cell in this channel's game."))
+    @app_commands.describe(cell=N_("The cell: its number 1-9 (1 is top left) or a letter and row, like b2."))
+    @handled
+    async def move(self, interaction: Interaction, cell: app_commands.Range[str, 1, 10]) -> None:
         place = place_of(interaction)
-        work = self.service.move(place, actor_of(interaction.user), cell)
+        work = self.service.move(place, actor_of(interaction), cell)
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         message_id = await self.publisher.refresh(game)
         self.sweeper.poke(game.deadline)
-        await tell(interaction, self._move_summary(game, cell, message_id))
-
-    @staticmethod
-    def _move_summary(game: GameView, cell: str, message_id: int | None) -> str:
-        try:
-            played = format_cell(parse_cell(cell, game.size), game.size)
-        except EngineInputError:
-            played = cell
-        text = f"You played {played}."
-        if game.last_cell is not None and game.cell_name(game.last_cell) != played:
-            text += f" I answered {game.cell_name(game.last_cell)}."
-        if not game.is_live:
-            text += " " + render.status_sentence(game)
+        url = None
         if message_id is not None and game.message_channel_id is not None:
-            text += f" Board: {jump_url(game.guild_id, game.message_channel_id, message_id)}"
-        return text
+            url = jump_url(game.guild_id, game.message_channel_id, message_id)
+        await tell(interaction, render.move_summary(game, cell, url))
 
     @move.autocomplete("cell")
     async def move_cell_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         try:
             game = await asyncio.wait_for(self.service.board(place_of(interaction)), AUTOCOMPLETE_SECONDS)
-        except GameError:
+        except Refusal:
             return []
         except Exception:
             log.warning(
@@ -263,99 +263,107 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         for cell in game.legal_moves:
             name, number = game.cell_name(cell), str(cell + 1)
             if not typed or name.startswith(typed) or number.startswith(typed):
-                choices.append(app_commands.Choice(name=f"{name} (cell {number})", value=name))
+                choices.append(app_commands.Choice(name=render.cell_choice_name(name, number), value=name))
         return choices[:25]
 
     # /ttt board, resign, cancel, hint
 
-    @ttt.command(name="board", description="Show this channel's current game again.")
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
-        await self._handle(interaction, self._board(interaction))
-
-    async def _board(self, interaction: discord.Interaction[Any]) -> None:
+    @ttt.command(name="board", description=N_("Show this channel's current game again."))
+    @handled
+    async def board(self, interaction: Interaction) -> None:
         game = await within_deadline(interaction, self.service.board(place_of(interaction)), thinking=True)
         await self._show_new_board(interaction, game)
 
-    @ttt.command(name="resign", description="Give up your game in this channel.")
-    async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        await self._handle(interaction, self._resign(interaction))
-
-    async def _resign(self, interaction: discord.Interaction[Any]) -> None:
-        work = self.service.resign(place_of(interaction), actor_of(interaction.user))
+    @ttt.command(name="resign", description=N_("Give up your game in this channel."))
+    @handled
+    async def resign(self, interaction: Interaction) -> None:
+        work = self.service.resign(place_of(interaction), actor_of(interaction))
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         await self.publisher.refresh(game)
-        await tell(interaction, f"You resigned. {render.status_sentence(game)}")
+        await tell(interaction, render.resigned_text(game))
 
     @ttt.command(
-        name="cancel", description="End this channel's game without a result (players or moderators)."
+        name="cancel", description=N_("End this channel's game without a result (players or moderators).")
     )
-    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        await self._handle(interaction, self._cancel(interaction))
-
-    async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
+    @handled
+    async def cancel(self, interaction: Interaction) -> None:
         moderator = interaction.permissions.manage_messages
-        work = self.service.cancel(place_of(interaction), actor_of(interaction.user), is_moderator=moderator)
+        work = self.service.cancel(place_of(interaction), actor_of(interaction), is_moderator=moderator)
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         await self.publisher.refresh(game)
-        await tell(interaction, f"Game {game.id} is cancelled; it has no result.")
+        await tell(interaction, render.cancelled_text(game))
 
-    @ttt.command(name="hint", description="Ask me for the value of every free cell (only you see it).")
-    async def hint(self, interaction: discord.Interaction[Any]) -> None:
-        await self._handle(interaction, self._hint(interaction))
-
-    async def _hint(self, interaction: discord.Interaction[Any]) -> None:
-        work = self.service.hint(place_of(interaction), actor_of(interaction.user))
+    @ttt.command(name="hint", description=N_("Ask me for the value of every free cell (only you see it)."))
+    @handled
+    async def hint(self, interaction: Interaction) -> None:
+        work = self.service.hint(place_of(interaction), actor_of(interaction))
         hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        embed = render.hint_text(hint)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed)
-        else:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed = render.hint_embed(hint)
+        await answer(
+            interaction, GameMessage(render.MessageText(None, embed, render.nobody())), ephemeral=True
+        )
 
     # /ttt leaderboard, stats
 
-    @ttt.command(name="leaderboard", description="The best rated players, here or everywhere.")
-    @app_commands.describe(scope="This server's ratings or the global ones. Default this server.")
+    @ttt.command(name="leaderboard", description=N_("The best rated players, here or everywhere."))
+    @app_commands.describe(scope=N_("This server's ratings or the global ones. Default this server."))
     @app_commands.choices(scope=SCOPE_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction[Any], scope: str = "server") -> None:
-        await self._handle(interaction, self._leaderboard(interaction, scope))
-
-    async def _leaderboard(self, interaction: discord.Interaction[Any], scope: str) -> None:
+    @handled
+    async def leaderboard(self, interaction: Interaction, scope: str = "server") -> None:
         place = place_of(interaction)
         guild_id = place.guild_id if scope == "server" else None
         board = await within_deadline(interaction, self.service.leaderboard(guild_id), thinking=True)
-        embed = render.leaderboard_text(board, "this server" if guild_id is not None else "global")
-        await self._send_embed(interaction, embed)
+        embed = render.leaderboard_embed(board, "this server" if guild_id is not None else "global")
+        await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
 
-    @ttt.command(name="stats", description="A player's wins, losses, draws, streaks and rating.")
-    @app_commands.describe(user="Whose stats to show. Default you.")
-    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
-        await self._handle(interaction, self._stats(interaction, user))
-
-    async def _stats(self, interaction: discord.Interaction[Any], user: discord.User | None) -> None:
+    @ttt.command(name="stats", description=N_("A player's wins, losses, draws, streaks and rating."))
+    @app_commands.describe(user=N_("Whose stats to show. Default you."))
+    @handled
+    async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         place = place_of(interaction)
         target = user or interaction.user
-        stats = await within_deadline(
-            interaction, self.service.stats(target.id, place.guild_id), thinking=True
-        )
-        await self._send_embed(interaction, render.stats_text(stats, target.id))
+        work = self.service.stats(target.id, place.guild_id)
+        stats = await within_deadline(interaction, work, thinking=True)
+        embed = render.stats_embed(stats, target.id)
+        await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
 
-    async def _send_embed(self, interaction: discord.Interaction[Any], embed: discord.Embed) -> None:
-        none = render.nobody()
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed, allowed_mentions=none)
+    # /ttt settings
+
+    @ttt.command(name="settings", description=N_("Show or change this server's settings (Manage Server)."))
+    @app_commands.describe(
+        language=N_("The language of boards, challenges and results here; auto follows the server.")
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @handled
+    async def settings(self, interaction: Interaction, language: str | None = None) -> None:
+        guild_id = interaction.guild_id
+        may_manage = interaction.permissions.manage_guild
+        if language is None:
+            work = self.service.server_settings(guild_id, may_manage=may_manage)
         else:
-            await interaction.response.send_message(embed=embed, allowed_mentions=none)
+            chosen = None if language == AUTO_LANGUAGE else language
+            work = self.service.set_server_language(guild_id, chosen, may_manage=may_manage)
+        stored = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        own = self.audience.guild_locale(guild_id, interaction) if guild_id is not None else None
+        await tell(
+            interaction,
+            render.settings_text(personal(interaction), stored, own, changed=language is not None),
+        )
 
     # Buttons
 
-    async def on_click(self, interaction: discord.Interaction[Any], click: Click, /) -> None:
+    async def on_click(self, interaction: Interaction, click: Click, /) -> None:
         """A click on one of the game's buttons (see :mod:`bot.exts.games.views`)."""
-        await self._handle(interaction, self._click(interaction, click), game_id=click.game_id)
+        async with self.answering(interaction, game_id=click.game_id):
+            await self._click(interaction, click)
 
-    async def _click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+    async def _click(self, interaction: Interaction, click: Click) -> None:
+        if shown_game(interaction.message) != click.game_id:
+            # A crafted id naming another game than the one its message shows: act on neither.
+            await tell(interaction, render.NOT_THIS_GAME)
+            return
         place = place_of(interaction)
-        user = actor_of(interaction.user)
+        user = actor_of(interaction)
         if click.action is Action.REMATCH:
             game = await within_deadline(
                 interaction, self.service.rematch(place, user, click.game_id), thinking=True
@@ -373,12 +381,11 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             work = self.service.decline(place, user, click.game_id)
         try:
             game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
-        except GameError as error:
-            if error.code in OUTDATED_BOARD:
-                await tell(interaction, error.message + " I've brought the board up to date.")
-                await self._refresh_clicked(interaction, click.game_id)
-                return
-            raise
+        except refusals.OutdatedBoard as error:
+            # The clicked message shows an older state (its edit was lost, say): redraw it.
+            await tell(interaction, render.outdated_board_text(str(error)))
+            await self._refresh_clicked(interaction, click.game_id)
+            return
         try:
             await self.publisher.answer_click(interaction, game)
         except (discord.HTTPException, aiohttp.ClientError) as error:
@@ -390,32 +397,49 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         self.sweeper.poke(game.deadline)
         clicked = interaction.message
         if clicked is not None and clicked.id != game.message_id:
+            # An older message of the game was clicked and now shows it: it becomes the board.
             await self.service.set_message(game.id, clicked.channel.id, clicked.id)
+            old = board_ref(game)
+            if old is not None:
+                await self.publisher.retire(game, old, MessageRef(clicked.channel.id, clicked.id))
 
-    async def _refresh_clicked(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    async def _refresh_clicked(self, interaction: Interaction, game_id: int) -> None:
         """Redraw an outdated board that someone clicked, so its buttons are current again.
 
-        Not while the bot is about to reply: the answer that made the board outdated will
-        show the reply, and this redraw would only race it.
+        An older message of the game than its board message becomes a link to the board
+        instead. Not while the bot is about to reply: the answer that made the board
+        outdated will show the reply, and this redraw would only race it.
         """
         clicked = interaction.message
         if clicked is None:
             return
         game = await self.service.game(game_id, place_of(interaction))
-        if not game.bot_to_move:
-            await self.publisher.redraw(clicked.channel.id, clicked.id, game)
+        if game.bot_to_move:
+            return
+        board = board_ref(game)
+        here = MessageRef(clicked.channel.id, clicked.id)
+        if board is None or board == here:
+            await self.publisher.redraw(here.channel_id, here.message_id, game)
+        else:
+            await self.publisher.retire(game, here, board)
 
     @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer clicks on buttons no handler will take (forged, or from an old version of the bot)."""
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Answer clicks no button will take: ids the message does not have (forged, or from an old bot).
+
+        discord.py hands a click to a button only when the clicked message has a button
+        with that id; every other click is answered here and acts on nothing.
+        """
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = custom_id_of(interaction)
-        known = custom_id is not None and is_known_custom_id(custom_id)
-        if known and _has_component(interaction.message, custom_id or ""):
+        custom_id = custom_id_of(interaction) or ""
+        click = parse_custom_id(custom_id)
+        if click is not None and has_button(interaction.message, custom_id):
             return
+        shown = shown_game(interaction.message)
+        foreign = click is not None and shown is not None and shown != click.game_id
         async with self.bot.inflight.track():
             try:
-                await tell(interaction, STALE_BUTTON)
+                await tell(interaction, render.NOT_THIS_GAME if foreign else render.STALE_BUTTON)
             except discord.HTTPException as error:
                 log.warning("Could not answer an unknown button %r: %s", custom_id, error)

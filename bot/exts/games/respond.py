@@ -10,7 +10,7 @@ busy bot. A command's defer shows a public "thinking...", so commands wait
 :data:`FAST_REPLY_SECONDS` before deferring.
 
 :func:`report` turns any exception into one friendly ephemeral sentence: a
-:class:`~bot.errors.GameError` shows its message; anything unexpected is logged with
+:class:`~bot.services.refusals.Refusal` shows its sentence; anything unexpected is logged with
 its context and the user gets a short apology, never a traceback.
 """
 
@@ -25,7 +25,11 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.errors import GameError
+from bot.bot import Interaction
+from bot.exts.games import render
+from bot.exts.games.render import APOLOGY
+from bot.i18n import Texts, texts_for_locale
+from bot.services import Refusal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -40,13 +44,11 @@ BUSY_INTERACTIONS = 4
 """With more interactions than this in flight, a click is acknowledged at once: on a busy event loop a
 50 ms timer fires late, and the acknowledgement would wait behind everyone else's work."""
 
-APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
-
 _EPHEMERAL_DEFER = "ttt_ephemeral_defer"
 
 
 async def within_deadline(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     work: Awaitable[T],
     *,
     thinking: bool,
@@ -80,12 +82,12 @@ def _patience(thinking: bool, in_flight: int) -> float:
     return 0.0 if in_flight > BUSY_INTERACTIONS else CLICK_ACK_SECONDS
 
 
-def deferred_thinking(interaction: discord.Interaction[Any]) -> bool:
+def deferred_thinking(interaction: Interaction) -> bool:
     """Whether the interaction was answered with "thinking..." that still waits for its message."""
     return interaction.response.type is discord.InteractionResponseType.deferred_channel_message
 
 
-async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+async def tell(interaction: Interaction, text: str) -> None:
     """Send ``text`` to the user alone, however far the interaction has been answered."""
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
@@ -102,14 +104,14 @@ async def tell(interaction: discord.Interaction[Any], text: str) -> None:
     await interaction.followup.send(text, ephemeral=True)
 
 
-def custom_id_of(interaction: discord.Interaction[Any]) -> str | None:
+def custom_id_of(interaction: Interaction) -> str | None:
     """The custom id of the button or menu behind a component interaction."""
     data = cast("dict[str, Any]", interaction.data or {})
     custom_id = data.get("custom_id")
     return custom_id if isinstance(custom_id, str) else None
 
 
-def describe(interaction: discord.Interaction[Any]) -> str:
+def describe(interaction: Interaction) -> str:
     """What the interaction was, for logs: the command or the button's custom id."""
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
@@ -119,32 +121,34 @@ def describe(interaction: discord.Interaction[Any]) -> str:
     return f"interaction type {interaction.type.name}"
 
 
-def _user_message(error: Exception) -> str | None:
+def _user_message(error: Exception, texts: Texts) -> str | None:
     """The friendly sentence for an error a user can cause, or None when it is a bug or an outage."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original if isinstance(error.original, Exception) else error
-    if isinstance(error, GameError):
-        return error.message
+    if isinstance(error, Refusal):
+        return render.refusal_text(texts, error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Tic-tac-toe is played in server channels, not in direct messages."
+        return texts.gettext(render.NOT_IN_DMS)
     if isinstance(error, app_commands.TransformerError):
         if error.type is discord.AppCommandOptionType.user:
-            return "I can't find that member in this server; pick someone from the list."
-        return f"I couldn't understand {error.value!r}; please pick a value from the list."
+            return texts.gettext(render.UNKNOWN_MEMBER)
+        return render.not_understood_text(texts, error.value)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
+        return render.cooldown_text(texts, error.retry_after)
     if isinstance(error, app_commands.CheckFailure):
-        return "You can't use this command here."
+        return texts.gettext(render.NOT_ALLOWED_HERE)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return "That command has just changed; please try again in a minute."
+        return texts.gettext(render.COMMAND_CHANGED)
     return None
 
 
-async def report(
-    interaction: discord.Interaction[Any], error: Exception, *, game_id: int | None = None
-) -> None:
-    """Show ``error`` to the user as one friendly sentence (only to them); log the unexpected ones."""
-    message = _user_message(error)
+async def report(interaction: Interaction, error: Exception, *, game_id: int | None = None) -> None:
+    """Show ``error`` to the user as one friendly sentence (only to them, in their language).
+
+    The unexpected ones are logged with their context.
+    """
+    texts = texts_for_locale(interaction.locale.value)
+    message = _user_message(error, texts)
     if message is None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(original, discord.HTTPException | aiohttp.ClientError):
@@ -167,7 +171,7 @@ async def report(
                 game_id,
                 exc_info=original,
             )
-        message = APOLOGY
+        message = texts.gettext(APOLOGY)
     try:
         await tell(interaction, message)
     except (discord.HTTPException, aiohttp.ClientError) as failure:

@@ -1,4 +1,4 @@
-"""The words the database stores for a game's state; services and adapters share them."""
+"""The states of a game (status, result, end reason): words the service decides and the store keeps."""
 
 from __future__ import annotations
 
