@@ -429,7 +429,7 @@ def leaderboard_embed(texts: Texts, board: Leaderboard, *, server: bool) -> disc
     else:
         lines = [
             f"**{entry.rank}.** <@{entry.user_id}> ({clean(entry.display_name)}): "
-            f"**{texts.number(entry.rating)}** · "
+            f"**{texts.number(entry.rating, grouping=False)}** · "
             + texts.ngettext("{count} game", "{count} games", entry.games)
             + ", "
             + texts.gettext(
@@ -458,15 +458,15 @@ def _rating_line(texts: Texts, name: str, rating: RatingView | None) -> str:
         return texts.gettext(
             "{scope}: **{rating}** (best {best}, {games}, not ranked yet)",
             scope=name,
-            rating=texts.number(rating.rating),
-            best=texts.number(rating.best),
+            rating=texts.number(rating.rating, grouping=False),
+            best=texts.number(rating.best, grouping=False),
             games=games,
         )
     return texts.gettext(
         "{scope}: **{rating}** (best {best}, {games}, rank #{rank})",
         scope=name,
-        rating=texts.number(rating.rating),
-        best=texts.number(rating.best),
+        rating=texts.number(rating.rating, grouping=False),
+        best=texts.number(rating.best, grouping=False),
         games=games,
         rank=texts.number(rating.rank),
     )
