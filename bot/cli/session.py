@@ -14,7 +14,10 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.cli.render import refusal_text
 from bot.engine import DEFAULT_BUDGET_MS, Board, IllegalMove, Level, Mark, choose_move, format_cell
+from bot.i18n import terminal_texts
+from bot.services import refusals
 
 
 class MoveRejected(Exception):
@@ -114,14 +117,15 @@ class LocalSession:
         return None
 
     async def play(self, cell: int) -> None:
+        texts = terminal_texts()
         if self._board.turn is not self._human:
-            raise MoveRejected("It is the engine's turn.")
+            raise MoveRejected(texts.gettext("It is the engine's turn."))
         if self._board[cell] is not None:
-            raise MoveRejected(f"{format_cell(cell, self._board.size)} is already taken.")
+            raise MoveRejected(refusal_text(texts, refusals.CellTaken(format_cell(cell, self._board.size))))
         try:
             self._board = self._board.play(cell)
-        except IllegalMove as error:
-            raise MoveRejected(str(error)) from None
+        except IllegalMove:
+            raise MoveRejected(refusal_text(texts, refusals.GameOver())) from None
 
     async def reply(self) -> int:
         seed = self._rng.getrandbits(64)
@@ -131,7 +135,7 @@ class LocalSession:
 
     async def abandon(self) -> str:
         self.abandoned = True
-        return "the game is left unfinished"
+        return terminal_texts().gettext("the game is left unfinished")
 
 
 @asynccontextmanager
