@@ -9,9 +9,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.engine import Board, InvalidCell, Level, format_cell
 from bot.i18n import N_, Texts
-from bot.services import Refusal, refusals
+
+if TYPE_CHECKING:
+    from bot.services import Refusal
 
 _GAP = "      "
 
@@ -55,9 +59,22 @@ def refusal_text(texts: Texts, refusal: Refusal) -> str:
 
 
 def cell_error_text(texts: Texts, error: InvalidCell, size: int) -> str:
-    """Why typed text names no cell, in the terminal's language (the service's words for it)."""
+    """Why typed text names no cell, in the terminal's language.
+
+    The words are the service's (its refusals' msgids, so one translation serves both), written
+    out here because ``play --no-db`` must not import the service and its database layer.
+    """
+    names = {
+        "cell": error.given,
+        "size": size,
+        "cells": size * size,
+        "last": format_cell(size * size - 1, size),
+    }
     if not error.given:
-        return refusal_text(texts, refusals.NoCellGiven(size))
+        return texts.gettext("Name a cell as 1-{cells} or a1-{last}; you gave nothing.", **names)
     if error.off_board:
-        return refusal_text(texts, refusals.BadCell(error.given, size))
-    return refusal_text(texts, refusals.NotACell(error.given, size))
+        return texts.gettext(
+            "There is no cell {cell} on a {size}x{size} board. Name a cell as 1-{cells} or a1-{last}.",
+            **names,
+        )
+    return texts.gettext("'{cell}' is not a cell. Name a cell as 1-{cells} or a1-{last}.", **names)

@@ -14,10 +14,8 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.cli.render import refusal_text
 from bot.engine import DEFAULT_BUDGET_MS, Board, IllegalMove, Level, Mark, choose_move, format_cell
 from bot.i18n import terminal_texts
-from bot.services import refusals
 
 
 class MoveRejected(Exception):
@@ -121,11 +119,12 @@ class LocalSession:
         if self._board.turn is not self._human:
             raise MoveRejected(texts.gettext("It is the engine's turn."))
         if self._board[cell] is not None:
-            raise MoveRejected(refusal_text(texts, refusals.CellTaken(format_cell(cell, self._board.size))))
+            taken = format_cell(cell, self._board.size)
+            raise MoveRejected(texts.gettext("That cell ({cell}) is already taken.", cell=taken))
         try:
             self._board = self._board.play(cell)
         except IllegalMove:
-            raise MoveRejected(refusal_text(texts, refusals.GameOver())) from None
+            raise MoveRejected(texts.gettext("This game is over.")) from None
 
     async def reply(self) -> int:
         seed = self._rng.getrandbits(64)

@@ -15,20 +15,20 @@ from bot.i18n import N_, Texts, terminal_texts
 from bot.services import EndReason, PlayerOutcome, PlayerStats, RecentGame, Record, Refusal
 
 _OUTCOMES = {
-    (PlayerOutcome.WIN, None): N_("#{game} {size}x{size} against {opponent}{level}: won{when}"),
-    (PlayerOutcome.LOSS, None): N_("#{game} {size}x{size} against {opponent}{level}: lost{when}"),
-    (PlayerOutcome.DRAW, None): N_("#{game} {size}x{size} against {opponent}{level}: drawn{when}"),
+    (PlayerOutcome.WIN, None): N_("#{game} {size}x{size} against {opponent}{level}: win{when}"),
+    (PlayerOutcome.LOSS, None): N_("#{game} {size}x{size} against {opponent}{level}: loss{when}"),
+    (PlayerOutcome.DRAW, None): N_("#{game} {size}x{size} against {opponent}{level}: draw{when}"),
     (PlayerOutcome.WIN, EndReason.RESIGN): N_(
-        "#{game} {size}x{size} against {opponent}{level}: won by resignation{when}"
+        "#{game} {size}x{size} against {opponent}{level}: win by resignation{when}"
     ),
     (PlayerOutcome.LOSS, EndReason.RESIGN): N_(
-        "#{game} {size}x{size} against {opponent}{level}: lost by resignation{when}"
+        "#{game} {size}x{size} against {opponent}{level}: loss by resignation{when}"
     ),
     (PlayerOutcome.WIN, EndReason.TIMEOUT): N_(
-        "#{game} {size}x{size} against {opponent}{level}: won on time{when}"
+        "#{game} {size}x{size} against {opponent}{level}: win on time{when}"
     ),
     (PlayerOutcome.LOSS, EndReason.TIMEOUT): N_(
-        "#{game} {size}x{size} against {opponent}{level}: lost on time{when}"
+        "#{game} {size}x{size} against {opponent}{level}: loss on time{when}"
     ),
 }
 """A recent game's line, by its outcome for the player and how it ended (None: on the board)."""
