@@ -236,6 +236,16 @@ class NotInServer(Refusal):
     template = "Tic-tac-toe is played in server channels, not in direct messages."
 
 
+class PrivateAnswersOnly(Refusal):
+    """Here the adapter can answer the user only privately, so a board would be seen by no one else."""
+
+    template = (
+        "Here I can only answer you privately (this server has not added me, and you may not use"
+        " external apps or send messages in this channel), so nobody else would see the board."
+        " Play in a DM or a group DM instead."
+    )
+
+
 class BadOption(Refusal):
     """A slash-command option's value outside its choices (a forged or outdated client)."""
 
