@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from bot.db.models import Game, Move, Player, Rating
+from bot.db.models import Game, Move, Player, Rating, RatingChange
 from bot.states import LIVE_STATUSES, GameStatus
 
 
@@ -180,6 +180,20 @@ class Repository:
         )
         return result.scalars().all()
 
+    async def latest_finished_games(self, user_id: int, guild_id: int | None, limit: int) -> Sequence[Game]:
+        """The user's finished games in one server (``guild_id``; None: outside servers), newest first."""
+        result = await self.session.execute(
+            select(Game)
+            .where(
+                or_(Game.x_player_id == user_id, Game.o_player_id == user_id),
+                Game.status == GameStatus.FINISHED,
+                Game.guild_id.is_(None) if guild_id is None else Game.guild_id == guild_id,
+            )
+            .order_by(Game.finished_at.desc(), Game.id.desc())
+            .limit(limit)
+        )
+        return result.scalars().all()
+
     async def games_between_since(self, a: int, b: int, since: datetime, exclude_game_id: int) -> int:
         """How many finished games the two players played against each other since ``since``."""
         pair = or_(
@@ -254,6 +268,24 @@ class Repository:
             .with_for_update()
         )
         return {(row.player_id, row.scope): row for row in result.scalars().all()}
+
+    async def add_rating_change(
+        self, player_id: int, scope: int, game_id: int, rating: float, played_at: datetime
+    ) -> None:
+        self.session.add(
+            RatingChange(
+                player_id=player_id, scope=scope, game_id=game_id, rating=rating, played_at=played_at
+            )
+        )
+
+    async def rating_changes(self, player_id: int, scope: int) -> Sequence[RatingChange]:
+        """The player's rating after each rated game in ``scope``, oldest first."""
+        result = await self.session.execute(
+            select(RatingChange)
+            .where(RatingChange.player_id == player_id, RatingChange.scope == scope)
+            .order_by(RatingChange.played_at, RatingChange.game_id)
+        )
+        return result.scalars().all()
 
     async def rating(self, player_id: int, scope: int) -> Rating | None:
         return await self.session.get(Rating, (player_id, scope))

@@ -27,24 +27,31 @@ from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.db import Database, DatabaseUnavailable, Game, Repository
+from bot.db import GLOBAL_SCOPE, Database, DatabaseUnavailable, Game, Repository
 from bot.engine import Board, Level, Mark, Status, format_cell
+from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_replay
 from bot.services import refusals, rules
 from bot.services.engine_pool import EnginePool
+from bot.services.looking_back import check_visible, replay_moves, visible_from
+from bot.services.picture_pool import PicturePool
 from bot.services.presenter import game_view
 from bot.services.rating_updates import apply_ratings, rating_weight
 from bot.services.results import (
     Actor,
     CellVerdict,
+    FinishedGames,
     First,
     GameHistory,
+    GameReview,
     GameView,
     HintView,
     Leaderboard,
     MoveView,
     Place,
     PlayerStats,
+    Replay,
 )
+from bot.services.review import ReviewCache, review_moves
 from bot.services.settings import Clock, ServiceSettings, utc_now
 from bot.services.stats import load_leaderboard, load_stats
 from bot.states import EndReason, GameResult, GameStatus
@@ -53,6 +60,8 @@ log = logging.getLogger(__name__)
 
 _NAME_LENGTH = 100
 _NAME_CACHE_SIZE = 50_000
+_LOOK_BACK_SCAN = 50
+"""How many of a player's latest games are read to find those visible from where they ask."""
 
 
 class GameService:
@@ -64,6 +73,7 @@ class GameService:
         settings: ServiceSettings | None = None,
         *,
         engine: EnginePool | None = None,
+        pictures: PicturePool | None = None,
         clock: Clock = utc_now,
         rng: random.Random | None = None,
     ) -> None:
@@ -73,10 +83,13 @@ class GameService:
         self._clock = clock
         self._rng = rng or random.Random()
         self._name_cache: dict[int, str] = {}
+        self._reviews = ReviewCache()
+        self.pictures = pictures or PicturePool()
 
     async def close(self) -> None:
-        """Stop the engine pool and close the database connections."""
+        """Stop the engine and pictures workers, and close the database connections."""
         self.engine.close()
+        self.pictures.close()
         await self.database.close()
 
     # Transactions and views
@@ -643,6 +656,104 @@ class GameService:
                 for m in moves
             ),
         )
+
+    # Looking back: reviews, replays, game lists and rating charts
+
+    async def _finished_game(
+        self, repo: Repository, place: Place | None, user_id: int | None, game_id: int | None
+    ) -> Game:
+        """``game_id`` if the asker may look at it, else the asker's latest finished game visible here.
+
+        From a place, a game still going on is refused (a review would coach it);
+        the terminal, which owns its database, may look at any game.
+        """
+        if game_id is None:
+            if user_id is not None and place is not None:
+                for game in await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN):
+                    if visible_from(game, place, user_id):
+                        return game
+            raise refusals.NoFinishedGame()
+        found = await repo.game(game_id)
+        if found is None:
+            raise refusals.NoGameNumbered(game_id)
+        check_visible(found, place, user_id)
+        if found.status.is_live and place is not None:
+            raise refusals.StillPlaying(game_id)
+        return found
+
+    async def _history_of(self, repo: Repository, game: Game) -> GameHistory:
+        view = await self._view(repo, game)
+        moves = await repo.moves(game.id)
+        return GameHistory(
+            view,
+            tuple(
+                MoveView(
+                    m.ply, m.cell, format_cell(m.cell, game.size), Mark(m.mark), m.player_id, m.played_at
+                )
+                for m in moves
+            ),
+        )
+
+    async def review(
+        self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
+    ) -> GameReview:
+        """The perfect engine's verdict on every move of a game that is over (computed once per game).
+
+        Without ``game_id``: the asker's latest finished game visible from ``place``.
+        ``place`` None (the terminal) may look at any game.
+        """
+        async with self._read() as repo:
+            history = await self._history_of(repo, await self._finished_game(repo, place, user_id, game_id))
+        budget = self.settings.review_budget_ms
+        if history.game.is_live:
+            return await review_moves(self.engine, history, budget)
+        return await self._reviews.get(history.game.id, lambda: review_moves(self.engine, history, budget))
+
+    async def replay(
+        self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
+    ) -> Replay:
+        """A game that is over, with its animated GIF (drawn in the pictures worker, off the event loop)."""
+        async with self._read() as repo:
+            history = await self._history_of(repo, await self._finished_game(repo, place, user_id, game_id))
+        game = history.game
+        board = Board.parse(game.board)
+        winner = board.winner
+        gif = await self.pictures.draw(
+            render_replay,
+            game.size,
+            replay_moves(history),
+            board.winning_lines,
+            None if winner is None else winner.value,
+        )
+        return Replay(history, gif)
+
+    async def finished_games(self, place: Place, asker_id: int, user_id: int) -> FinishedGames:
+        """``user_id``'s latest finished games that ``asker_id`` may look at from ``place``, newest first."""
+        async with self._read() as repo:
+            latest = await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN)
+            shown = [game for game in latest if visible_from(game, place, asker_id)]
+            shown = shown[: self.settings.history_size]
+            views = [await self._view(repo, game) for game in shown]
+        return FinishedGames(user_id, tuple(views))
+
+    async def rating_chart(
+        self, user_id: int, guild_id: int | None, *, server_label: str, global_label: str
+    ) -> bytes | None:
+        """A PNG of the player's rating after each rated game, in ``guild_id`` and globally.
+
+        None until they have a rated game. The labels name the two lines in the legend.
+        """
+        async with self._read() as repo:
+            world = await repo.rating_changes(user_id, GLOBAL_SCOPE)
+            server = [] if guild_id is None else await repo.rating_changes(user_id, guild_id)
+        if not world and not server:
+            return None
+        series = [
+            RatingSeries(label, tuple(RatingPoint(change.played_at, change.rating) for change in changes))
+            for label, changes in ((server_label, server), (global_label, world))
+            if changes
+        ]
+        return await self.pictures.draw(render_rating_chart, series)
 
     async def leaderboard(self, guild_id: int | None, limit: int | None = None) -> Leaderboard:
         """The best rated players of a server, or globally with ``guild_id=None``."""
