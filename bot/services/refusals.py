@@ -269,6 +269,12 @@ class NotInServer(Refusal):
     template = "Tic-tac-toe is played in server channels, not in direct messages."
 
 
+class UnknownMember(Refusal):
+    """In a server, the chosen user is not (or no longer) one of its members."""
+
+    template = "I can't find that member in this server; pick someone from the list."
+
+
 class PrivateAnswersOnly(Refusal):
     """Here the adapter can answer the user only privately, so a board would be seen by no one else."""
 

@@ -109,13 +109,15 @@ async def test_a_challenge_in_a_group_dm_is_played_to_its_end_by_buttons(
     for ply, cell in enumerate(X_WINS_LEFT_COLUMN):
         await friends.click_cell(game, cell, ("alice", "bob")[ply % 2])
         assert board(game)[cell] == "XO"[ply % 2]
-    assert "won" in game.text and friends["alice"].mention in game.text
+    assert f"{friends['alice'].mention} wins" in game.text
     assert all(button.disabled for button in cells(game)) and controls(game) == ["Rematch"]
 
     stats = await answer(await friends.slash("alice", "ttt stats"))
-    assert "1" in stats.embed_text
-    leaders = await answer(await friends.slash("alice", "ttt leaderboard"))
-    assert "global" in leaders.text.lower()
+    fields = {item["name"]: item["value"] for item in stats.embeds[0]["fields"]}
+    assert fields["Against members"] == "1W 0L 0D"
+    assert "This server: unrated" in fields["Rating"] and "1 games" in fields["Rating"]
+    leaders = await answer(await friends.slash("alice", "ttt leaderboard", scope="server"))
+    assert leaders.embeds[0]["title"] == "Leaderboard: global", "outside servers the ratings are global"
     assert friends.channel_api_calls() == []
 
 
@@ -128,7 +130,7 @@ async def test_a_game_against_the_bot_in_a_group_dm_with_a_rematch(
     assert "b2" in hint
     while free_cells(game) and "Resign" in controls(game):
         await friends.click_cell(game, free_cells(game)[0], "alice")
-    assert "won" in game.text or "draw" in game.text
+    assert "wins" in game.text or "draw" in game.text
     assert controls(game) == ["Rematch"]
 
     rematch = await answer(await friends.click(game, game.button(label="Rematch").custom_id or "", "alice"))
@@ -171,8 +173,9 @@ async def test_an_expired_challenge_in_a_group_dm_shows_at_the_next_click(
     assert "expired" in challenge.text and challenge.buttons == []
     fresh = await answer(await friends.slash("alice", "ttt start", level="easy"))
     assert len(cells(fresh)) == 9, "the conversation is free again"
-    cancelled = await private_answer(await friends.slash("alice", "ttt cancel"))
-    assert "cancelled" in cancelled
+    cancelled = await answer(await friends.slash("alice", "ttt cancel"))
+    assert not cancelled.ephemeral and "cancelled" in cancelled.text.lower()
+    assert all(button.disabled for button in cells(cancelled))
     assert friends.channel_api_calls() == []
 
 
