@@ -171,11 +171,14 @@ class DiscordEmulator:
         channels: Sequence[str] = ("general",),
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        preferred_locale: str = "en-US",
         with_bot: bool = True,
     ) -> Guild:
         """A guild with the bot in it; ``shard=(id, count)`` places it on that shard.
 
         ``with_bot=False``: a server that did not add the bot, reached only by its members' user installs.
+        ``preferred_locale`` is the server's language (Discord reports it as ``guild_locale``; servers
+        that are not Community servers report ``en-US``).
         """
         return self.world.create_guild(
             name,
@@ -184,6 +187,7 @@ class DiscordEmulator:
             channels=channels,
             bot_permissions=bot_permissions,
             everyone_permissions=everyone_permissions,
+            preferred_locale=preferred_locale,
             with_bot=with_bot,
         )
 
@@ -320,14 +324,17 @@ class DiscordEmulator:
         *,
         version: int | None = None,
         force: bool = False,
+        locale: str = "en-US",
     ) -> Interaction:
         """``user`` clicks button ``custom_id`` of ``message`` (refused if absent/disabled unless forced).
+
+        ``locale`` is the clicking user's Discord language, sent as the interaction's ``locale``.
 
         ``version=k`` clicks the message as it looked at ``message.history[k]``: a stale board in a client
         that has not caught up with later edits (the button must have been enabled then).
         """
         return await self.send_interaction(
-            self._factory.component(message, custom_id, user, version=version, force=force)
+            self._factory.component(message, custom_id, user, version=version, force=force, locale=locale)
         )
 
     async def select(

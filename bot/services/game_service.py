@@ -29,6 +29,7 @@ from typing import Any
 
 from bot.db import GLOBAL_SCOPE, Database, DatabaseUnavailable, Game, Repository
 from bot.engine import Board, Level, Mark, Status, format_cell
+from bot.i18n import by_code
 from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_replay
 from bot.services import refusals, rules
 from bot.services.engine_pool import EnginePool
@@ -83,6 +84,7 @@ class GameService:
         self._clock = clock
         self._rng = rng or random.Random()
         self._name_cache: dict[int, str] = {}
+        self._server_languages: dict[int, str | None] = {}
         self._reviews = ReviewCache()
         self.pictures = pictures or PicturePool()
 
@@ -189,7 +191,7 @@ class GameService:
         repo: Repository,
         place: Place,
         size: int,
-        creator: int,
+        creator: Actor,
         x: int | None,
         o: int | None,
         level: Level | None,
@@ -213,7 +215,8 @@ class GameService:
             level=None if level is None else level.value,
             x_player_id=x,
             o_player_id=o,
-            created_by=creator,
+            created_by=creator.user_id,
+            starter_locale=creator.locale,
             status=status,
             board=empty.compact,
             ply=0,
@@ -249,7 +252,7 @@ class GameService:
             await self._check_can_start(repo, place, player.user_id, now)
             await self._save_players(repo, now, player)
             x, o = (player.user_id, None) if human_x else (None, player.user_id)
-            view = await self._create(repo, place, size, player.user_id, x, o, level, now)
+            view = await self._create(repo, place, size, player, x, o, level, now)
         return await self._after_human_turn(view)
 
     async def challenge(
@@ -279,7 +282,7 @@ class GameService:
             await self._save_players(repo, now, challenger, opponent)
             sides = (challenger.user_id, opponent.user_id)
             x, o = sides if challenger_x else sides[::-1]
-            return await self._create(repo, place, size, challenger.user_id, x, o, None, now)
+            return await self._create(repo, place, size, challenger, x, o, None, now)
 
     async def _pending_for(self, repo: Repository, place: Place, user: Actor, game_id: int | None) -> Game:
         game = await self._game_here(repo, place, game_id)
@@ -328,7 +331,7 @@ class GameService:
             await self._save_players(repo, now, user)
             level = None if old.level is None else Level(old.level)
             x, o = old.o_player_id, old.x_player_id
-            view = await self._create(repo, place, old.size, user.user_id, x, o, level, now)
+            view = await self._create(repo, place, old.size, user, x, o, level, now)
         return await self._after_human_turn(view)
 
     # Playing
@@ -766,3 +769,51 @@ class GameService:
         """A player's records, streaks, ratings (this server's and global) and recent games."""
         async with self._read() as repo:
             return await load_stats(repo, user_id, guild_id, self.settings)
+
+    # Server settings
+
+    async def server_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its public messages (a code of :mod:`bot.i18n`), None for auto.
+
+        Kept in memory once read: a server's interactions all reach the one process that
+        serves its shard, and that process is where the setting changes.
+        """
+        if guild_id in self._server_languages:
+            return self._server_languages[guild_id]
+        async with self._read() as repo:
+            language = await repo.server_language(guild_id)
+        if len(self._server_languages) > _NAME_CACHE_SIZE:
+            self._server_languages.clear()
+        self._server_languages[guild_id] = language
+        return language
+
+    @staticmethod
+    def _check_may_manage(guild_id: int | None, may_manage: bool) -> None:
+        if guild_id is None:
+            raise refusals.SettingsOutsideServer()
+        if not may_manage:
+            raise refusals.NotManager()
+
+    async def server_settings(self, guild_id: int | None, *, may_manage: bool) -> str | None:
+        """The language a server chose, for a member who may manage it (see :meth:`set_server_language`)."""
+        self._check_may_manage(guild_id, may_manage)
+        assert guild_id is not None
+        return await self.server_language(guild_id)
+
+    async def set_server_language(
+        self, guild_id: int | None, language: str | None, *, may_manage: bool
+    ) -> str | None:
+        """Choose the language of a server's public messages; None goes back to the server's own locale.
+
+        Only members who may manage the server (``may_manage``) can, and only in a server.
+        """
+        self._check_may_manage(guild_id, may_manage)
+        assert guild_id is not None
+        chosen = None if language is None else by_code(language)
+        if language is not None and chosen is None:
+            raise refusals.BadOption("language")
+        code = None if chosen is None else chosen.code
+        async with self._write() as repo:
+            await repo.set_server_language(guild_id, code, self._clock())
+        self._server_languages[guild_id] = code
+        return code

@@ -48,5 +48,6 @@ def game_view(game: Game, names: Mapping[int, str], bot_name: str) -> GameView:
         message_channel_id=game.message_channel_id,
         created_at=game.created_at,
         finished_at=game.finished_at,
+        starter_locale=game.starter_locale,
         interactions_only=game.interactions_only,
     )
