@@ -1,4 +1,4 @@
-"""``python -m bot [run|play|migrate|analyze|stats]``: the command line of contract section 1.
+"""``python -m bot [run|play|migrate|analyze|stats|review|replay]``: the command line of contract section 1.
 
 This module owns the argument parser and the exit statuses; each command lives in
 ``bot.cli.<command>`` and gets typed options and the standard streams.
@@ -11,6 +11,7 @@ import io
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.cli.analyze import STDIN, run_analyze
 from bot.cli.logs import first_line
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m bot",
         description="A Discord tic-tac-toe bot with a perfect minimax engine. Without a command: run.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze,stats}")
+    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze,stats,review,replay}")
     commands.add_parser(
         "run",
         help="start the Discord bot (the default)",
@@ -94,6 +95,20 @@ def build_parser() -> argparse.ArgumentParser:
         description="Show the record of a terminal player (by default you, by your OS user name).",
     )
     stats.add_argument("--user", metavar="NAME", help="the OS user name of the player (default: yours)")
+    review = commands.add_parser(
+        "review",
+        help="print the perfect engine's verdict on every move of a stored game",
+        description="Print the perfect engine's review of a stored game (DATABASE_URL), a line per move.",
+    )
+    review.add_argument("game", type=_positive_int, metavar="GAME_ID", help="the game's number")
+    review.add_argument("--json", action="store_true", help="one JSON object per move instead of text")
+    replay = commands.add_parser(
+        "replay",
+        help="write a stored game as an animated GIF",
+        description="Write a stored game as an animated GIF: a frame per move, the winning line drawn.",
+    )
+    replay.add_argument("game", type=_positive_int, metavar="GAME_ID", help="the game's number")
+    replay.add_argument("--out", type=Path, required=True, metavar="FILE", help="where to write the GIF")
     return parser
 
 
@@ -108,6 +123,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from bot.cli.stats import run_stats
 
         return run_stats(settings, args.user, sys.stdout, sys.stderr)
+    if command == "review":
+        from bot.cli.review import run_review
+
+        return run_review(settings, args.game, args.json, sys.stdout, sys.stderr)
+    if command == "replay":
+        from bot.cli.review import run_replay
+
+        return run_replay(settings, args.game, args.out, sys.stdout, sys.stderr)
     if command == "migrate":
         from bot.cli.migrate import run_migrate
 

@@ -18,7 +18,7 @@ import contextlib
 import dataclasses
 import logging
 import signal
-from typing import Any
+from typing import Any, TypeAlias
 
 import discord
 import yarl
@@ -168,6 +168,10 @@ class TicTacToeBot(commands.Bot):
         if service is not None:
             await service.close()
             log.info("Closed the engine pool and the database")
+
+
+Interaction: TypeAlias = discord.Interaction[TicTacToeBot]
+"""An interaction as the bot's handlers get it: ``interaction.client`` is the bot, with its service."""
 
 
 class ShardedTicTacToeBot(TicTacToeBot, commands.AutoShardedBot):

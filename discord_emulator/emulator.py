@@ -78,7 +78,9 @@ class DiscordEmulator:
         self.recommended_shards = recommended_shards
         self.session_starts_remaining = 1000
         self.faults = FaultInjector()
-        self.rest = RestServer(self.notifier, self.faults, token=self.token)
+        self.rest = RestServer(
+            self.notifier, self.faults, token=self.token, new_id=self.world.snowflakes.next
+        )
         self.gateway = GatewayServer(self.world, self.notifier, token=self.token)
         self.gateway.heartbeat_interval_ms = heartbeat_interval_ms
         self.world.dispatch_hook = self.gateway.route

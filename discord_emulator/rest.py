@@ -16,6 +16,7 @@ from aiohttp import web
 from .errors import INVALID_JSON, DiscordHTTPError
 from .faults import FaultInjector, RestFault
 from .records import RestCall
+from .uploads import Uploads
 from .waiting import Notifier
 
 API_PREFIX = "/api/v{version:\\d+}"
@@ -69,16 +70,20 @@ def _bucket(route: Route) -> str:
 
 
 class RestServer:
-    def __init__(self, notifier: Notifier, faults: FaultInjector, *, token: str) -> None:
+    def __init__(
+        self, notifier: Notifier, faults: FaultInjector, *, token: str, new_id: Callable[[], int]
+    ) -> None:
         self.notifier = notifier
         self.faults = faults
         self.token = token
         self.log: list[RestCall] = []
-        self._attachment_ids = 0
+        self.uploads = Uploads(new_id)
+        """Every file uploaded with a message, kept to be opened by tests and served at its URL."""
 
     def install(self, app: web.Application, routes: list[Route]) -> None:
         for route in routes:
             app.router.add_route(route.method, API_PREFIX + route.template, self._wrap(route))
+        app.router.add_get("/attachments/{attachment_id:\\d+}/{filename}", self.uploads.serve)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._unknown)
 
     async def _unknown(self, request: web.Request) -> web.StreamResponse:
@@ -99,24 +104,10 @@ class RestServer:
         if request.content_type.startswith("multipart/"):
             form = await request.post()
             payload = form.get("payload_json")
+            if isinstance(payload, bytes | bytearray):  # a part sent with a non-text content type
+                payload = payload.decode()
             body = json.loads(str(payload)) if payload is not None else {}
-            attachments: list[dict[str, Any]] = []
-            names: list[str] = []
-            for key, value in form.items():
-                if key.startswith("files[") and isinstance(value, web.FileField):
-                    data = value.file.read()
-                    self._attachment_ids += 1
-                    attachments.append(
-                        {
-                            "id": str(self._attachment_ids),
-                            "filename": value.filename,
-                            "size": len(data),
-                            "url": f"https://cdn.example.invalid/attachments/{self._attachment_ids}/{value.filename}",
-                            "proxy_url": f"https://media.example.invalid/attachments/{self._attachment_ids}",
-                            "content_type": value.content_type,
-                        }
-                    )
-                    names.append(value.filename)
+            attachments, names = await self.uploads.read(form, body, f"{request.scheme}://{request.host}")
             return body, attachments, names
         text = await request.text()
         if not text:
@@ -140,6 +131,8 @@ class RestServer:
         headers = {"X-RateLimit-Bucket": _bucket(route)}
         try:
             body, attachments, names = await self._parse(request)
+        except DiscordHTTPError as error:
+            return self._finish(call, error.status, error.body(), headers)
         except ValueError:
             return self._finish(
                 call,

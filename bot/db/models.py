@@ -120,6 +120,9 @@ class Game(Base):
     deadline: Mapped[datetime | None] = mapped_column(UtcDateTime)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     message_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    interactions_only: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    """Where the bot has no access of its own (a group DM, a server without it): the board can only
+    be edited in answer to a click or command, never by the bot alone."""
     seed: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
     rated: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     rating_weight: Mapped[float] = mapped_column(Float, server_default=text("0"))
@@ -160,3 +163,18 @@ class Rating(Base):
     draws: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     best_rating: Mapped[float] = mapped_column(Float)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class RatingChange(Base):
+    """A player's rating in one scope right after one rated game: the points of the rating chart."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        Index("ix_rating_changes_player_id_scope_played_at", "player_id", "scope", "played_at"),
+    )
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    played_at: Mapped[datetime] = mapped_column(UtcDateTime)

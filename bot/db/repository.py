@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from bot.db.models import Game, Move, Player, Rating
+from bot.db.models import Game, Move, Player, Rating, RatingChange
 from bot.db.transitions import columns
 from bot.states import LIVE_STATUSES, GameStatus, Transition
 
@@ -70,6 +70,13 @@ class Repository:
         """The pending or active game of a channel, if any."""
         result = await self.session.execute(
             select(Game).where(Game.channel_id == channel_id, Game.status.in_(LIVE_STATUSES))
+        )
+        return result.scalars().first()
+
+    async def latest_game(self, channel_id: int) -> Game | None:
+        """The channel's most recently started game, live or not."""
+        result = await self.session.execute(
+            select(Game).where(Game.channel_id == channel_id).order_by(Game.id.desc()).limit(1)
         )
         return result.scalars().first()
 
@@ -152,7 +159,8 @@ class Repository:
     ) -> Sequence[Game]:
         """Active games in which it is the bot's turn (X moves at even plies, O at odd ones).
 
-        ``shards=(count, ids)`` keeps the games of guilds whose ``(guild_id >> 22) % count`` is in ``ids``.
+        ``shards=(count, ids)`` keeps the games of guilds whose ``(guild_id >> 22) % count`` is in ``ids``,
+        and the games outside guilds on shard 0 (where Discord sends direct messages' events).
         """
         bot_is_x = and_(Game.x_player_id.is_(None), Game.ply % 2 == 0)
         bot_is_o = and_(Game.o_player_id.is_(None), Game.ply % 2 == 1)
@@ -160,7 +168,8 @@ class Repository:
         if shards is not None:
             count, ids = shards
             shard = Game.guild_id.op(">>")(literal(22, Integer)) % count
-            query = query.where(shard.in_(list(ids)))
+            owned = shard.in_(list(ids))
+            query = query.where(or_(owned, Game.guild_id.is_(None)) if 0 in ids else owned)
         result = await self.session.execute(query.order_by(Game.updated_at, Game.id).limit(limit))
         return result.scalars().all()
 
@@ -173,6 +182,20 @@ class Repository:
                 Game.status == GameStatus.FINISHED,
             )
             .order_by(Game.finished_at, Game.id)
+        )
+        return result.scalars().all()
+
+    async def latest_finished_games(self, user_id: int, guild_id: int | None, limit: int) -> Sequence[Game]:
+        """The user's finished games in one server (``guild_id``; None: outside servers), newest first."""
+        result = await self.session.execute(
+            select(Game)
+            .where(
+                or_(Game.x_player_id == user_id, Game.o_player_id == user_id),
+                Game.status == GameStatus.FINISHED,
+                Game.guild_id.is_(None) if guild_id is None else Game.guild_id == guild_id,
+            )
+            .order_by(Game.finished_at.desc(), Game.id.desc())
+            .limit(limit)
         )
         return result.scalars().all()
 
@@ -250,6 +273,24 @@ class Repository:
             .with_for_update()
         )
         return {(row.player_id, row.scope): row for row in result.scalars().all()}
+
+    async def add_rating_change(
+        self, player_id: int, scope: int, game_id: int, rating: float, played_at: datetime
+    ) -> None:
+        self.session.add(
+            RatingChange(
+                player_id=player_id, scope=scope, game_id=game_id, rating=rating, played_at=played_at
+            )
+        )
+
+    async def rating_changes(self, player_id: int, scope: int) -> Sequence[RatingChange]:
+        """The player's rating after each rated game in ``scope``, oldest first."""
+        result = await self.session.execute(
+            select(RatingChange)
+            .where(RatingChange.player_id == player_id, RatingChange.scope == scope)
+            .order_by(RatingChange.played_at, RatingChange.game_id)
+        )
+        return result.scalars().all()
 
     async def rating(self, player_id: int, scope: int) -> Rating | None:
         return await self.session.get(Rating, (player_id, scope))

@@ -179,6 +179,12 @@ class Board:
         return None
 
     @property
+    def winning_lines(self) -> tuple[tuple[int, ...], ...]:
+        """Each completed line as its cells in reading order (empty while nobody has won)."""
+        lines = [line for bits in (self.x, self.o) for line in self._lines_of(bits)]
+        return tuple(tuple(c for c in range(self.cells) if line >> c & 1) for line in lines)
+
+    @property
     def winning_cells(self) -> tuple[int, ...]:
         """Every cell on a completed line, in reading order (empty while nobody has won)."""
         cells = 0

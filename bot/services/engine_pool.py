@@ -79,10 +79,12 @@ class EnginePool:
             return move
         return await self._run(choose_move, board, level, seed, self.budget_ms)
 
-    async def analyze(self, board: Board) -> Analysis:
+    async def analyze(self, board: Board, budget_ms: int | None = None) -> Analysis:
+        """Every move's value on ``board``; a search stops after ``budget_ms`` (default: the pool's)."""
+        budget = self.budget_ms if budget_ms is None else budget_ms
         if answers_at_once(board):
-            return analyze(board, self.budget_ms)
-        return await self._run(analyze, board, self.budget_ms)
+            return analyze(board, budget)
+        return await self._run(analyze, board, budget)
 
     def close(self) -> None:
         if self._owned and self._executor is not None:

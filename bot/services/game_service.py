@@ -13,8 +13,9 @@ a PostgreSQL database.
 :class:`GameService` is the one entry point; the work is done by its parts, one
 module per concern: :mod:`~bot.services.starting` (games, challenges, rematches),
 :mod:`~bot.services.moves` (moves and the bot's replies), :mod:`~bot.services.endings`
-(resignation, cancel, deadlines) and :mod:`~bot.services.queries` (reading), over the
-shared :mod:`~bot.services.core`.
+(resignation, cancel, deadlines), :mod:`~bot.services.queries` (reading) and
+:mod:`~bot.services.reviewing` (reviews, replays, charts), over the shared
+:mod:`~bot.services.core`.
 """
 
 from __future__ import annotations
@@ -31,14 +32,18 @@ from bot.services.moves import Moves
 from bot.services.queries import Queries
 from bot.services.results import (
     Actor,
+    FinishedGames,
     First,
     GameHistory,
+    GameReview,
     GameView,
     HintView,
     Leaderboard,
     Place,
     PlayerStats,
+    Replay,
 )
+from bot.services.reviewing import Reviewing
 from bot.services.settings import Clock, ServiceSettings, utc_now
 from bot.services.starting import Starting
 
@@ -63,10 +68,12 @@ class GameService:
         self._starting = Starting(core, self._moves)
         self._endings = Endings(core)
         self._queries = Queries(core)
+        self._reviewing = Reviewing(core)
 
     async def close(self) -> None:
-        """Stop the engine pool and close the database connections."""
+        """Stop the engine pool and the pictures thread, and close the database connections."""
         self.engine.close()
+        self._reviewing.close()
         await self.database.close()
 
     # Starting games
@@ -187,6 +194,14 @@ class GameService:
         """The channel's live game or challenge."""
         return await self._queries.board(place)
 
+    async def latest(self, place: Place) -> GameView:
+        """The channel's live game, or else the one that ended last there.
+
+        For a place whose boards are shown only on request: a game that ended on time there
+        could not show it at once, so asking for the board shows how it ended.
+        """
+        return await self._queries.latest(place)
+
     async def game(self, game_id: int, place: Place | None = None) -> GameView:
         """A game by id; with ``place``, only if it belongs to that channel."""
         return await self._queries.game(game_id, place)
@@ -202,6 +217,37 @@ class GameService:
     async def history(self, game_id: int, place: Place | None = None) -> GameHistory:
         """A game with all its moves, for a replay; with ``place``, only a game of the same server."""
         return await self._queries.history(game_id, place)
+
+    # Looking back: reviews, replays, game lists and rating charts
+
+    async def review(
+        self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
+    ) -> GameReview:
+        """The perfect engine's verdict on every move of a game that is over (computed once per game).
+
+        Without ``game_id``: the asker's latest finished game visible from ``place``.
+        ``place`` None (the terminal) may look at any game.
+        """
+        return await self._reviewing.review(game_id, place, user_id)
+
+    async def replay(
+        self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
+    ) -> Replay:
+        """A game that is over, with its animated GIF (drawn in a thread, off the event loop)."""
+        return await self._reviewing.replay(game_id, place, user_id)
+
+    async def finished_games(self, place: Place, asker_id: int, user_id: int) -> FinishedGames:
+        """``user_id``'s latest finished games that ``asker_id`` may look at from ``place``, newest first."""
+        return await self._reviewing.finished_games(place, asker_id, user_id)
+
+    async def rating_chart(
+        self, user_id: int, guild_id: int | None, *, server_label: str, global_label: str
+    ) -> bytes | None:
+        """A PNG of the player's rating after each rated game, in ``guild_id`` and globally.
+
+        None until they have a rated game. The labels name the two lines in the legend.
+        """
+        return await self._reviewing.rating_chart(user_id, guild_id, server_label, global_label)
 
     async def leaderboard(self, guild_id: int | None, limit: int | None = None) -> Leaderboard:
         """The best rated players of a server, or globally with ``guild_id=None``."""

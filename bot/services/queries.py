@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.db import Game, Repository
 from bot.engine import Mark, format_cell
 from bot.services import refusals, rules
 from bot.services.core import ServiceCore
@@ -19,6 +20,19 @@ from bot.services.results import (
 from bot.services.stats import load_leaderboard, load_stats
 
 
+async def history_of(core: ServiceCore, repo: Repository, game: Game) -> GameHistory:
+    """``game`` with all its moves."""
+    view = await core.view(repo, game)
+    moves = await repo.moves(game.id)
+    return GameHistory(
+        view,
+        tuple(
+            MoveView(m.ply, m.cell, format_cell(m.cell, game.size), Mark(m.mark), m.player_id, m.played_at)
+            for m in moves
+        ),
+    )
+
+
 class Queries:
     """Requests that read and change no game."""
 
@@ -29,6 +43,14 @@ class Queries:
         core = self._core
         async with core.read() as repo:
             return await core.view(repo, await core.game_here(repo, place, None))
+
+    async def latest(self, place: Place) -> GameView:
+        core = self._core
+        async with core.read() as repo:
+            game = await repo.live_game(place.channel_id) or await repo.latest_game(place.channel_id)
+            if game is None or game.guild_id != place.guild_id:
+                raise refusals.NoGame()
+            return await core.view(repo, game)
 
     async def game(self, game_id: int, place: Place | None) -> GameView:
         core = self._core
@@ -63,17 +85,7 @@ class Queries:
             game = await repo.game(game_id)
             if game is None or (place is not None and game.guild_id != place.guild_id):
                 raise refusals.UnknownGame()
-            view = await core.view(repo, game)
-            moves = await repo.moves(game_id)
-        return GameHistory(
-            view,
-            tuple(
-                MoveView(
-                    m.ply, m.cell, format_cell(m.cell, game.size), Mark(m.mark), m.player_id, m.played_at
-                )
-                for m in moves
-            ),
-        )
+            return await history_of(core, repo, game)
 
     async def leaderboard(self, guild_id: int | None, limit: int | None) -> Leaderboard:
         settings = self._core.settings

@@ -45,3 +45,4 @@ async def apply_ratings(repo: Repository, game: Game, now: datetime, rules: Rati
             row.losses += score == 0.0
             row.draws += score == 0.5
             row.updated_at = now
+            await repo.add_rating_change(row.player_id, scope, game.id, rating, now)

@@ -16,10 +16,16 @@ from bot.states import EndReason, GameResult, GameStatus
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where a request comes from: a guild (None for the terminal or a DM) and a channel or thread."""
+    """Where a request comes from: a guild (None for the terminal or a DM) and a channel or thread.
+
+    ``interactions_only``: the adapter can reach a board there only in answer to a user's request
+    (it has no access of its own to the conversation), so it cannot show a change the moment it
+    happens. A game started there keeps this, and :attr:`GameView.interactions_only` says so.
+    """
 
     guild_id: int | None
     channel_id: int
+    interactions_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +93,8 @@ class GameView:
     message_channel_id: int | None
     created_at: datetime
     finished_at: datetime | None
+    interactions_only: bool = False
+    """Its board can be shown only in answer to a request (a click, a command); see :class:`Place`."""
 
     @property
     def players(self) -> tuple[PlayerView, PlayerView]:
@@ -289,3 +297,83 @@ class Leaderboard:
     guild_id: int | None
     min_games: int
     entries: tuple[LeaderboardEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A value under perfect play for one side, and how many plies the game lasts from there."""
+
+    value: Outcome
+    plies: int
+
+
+_VALUE_RANK = {Outcome.LOSS: 0, Outcome.DRAW: 1, Outcome.WIN: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReview:
+    """The perfect engine's verdict on one move played, from the side of the player who made it.
+
+    ``before`` is the position's value before the move; ``after`` the value of the move
+    played, counted from the same position (the move included). ``best`` holds the
+    cells the engine ranks best before the move. ``exact`` is false when a 4x4/5x5
+    search stopped at its time budget, so the verdict is an estimate.
+    """
+
+    ply: int
+    """0-based: X's first move is ply 0."""
+    cell: int
+    name: str
+    mark: Mark
+    player: PlayerView
+    before: Verdict
+    after: Verdict
+    best: tuple[int, ...]
+    best_names: tuple[str, ...]
+    exact: bool
+
+    @property
+    def number(self) -> int:
+        """The move's number as people count (the first move is move 1)."""
+        return self.ply + 1
+
+    @property
+    def mistake(self) -> bool:
+        """The value class fell: a win became a draw or a loss, or a draw became a loss."""
+        return _VALUE_RANK[self.after.value] < _VALUE_RANK[self.before.value]
+
+
+@dataclass(frozen=True, slots=True)
+class GameReview:
+    """Every move of a game with the engine's verdict, in order (one object for every adapter)."""
+
+    game: GameView
+    moves: tuple[MoveReview, ...]
+
+    @property
+    def exact(self) -> bool:
+        """Every verdict was proven by search or table (never cut by a time budget)."""
+        return all(move.exact for move in self.moves)
+
+    @property
+    def mistakes(self) -> tuple[MoveReview, ...]:
+        return tuple(move for move in self.moves if move.mistake)
+
+    def mistakes_of(self, mark: Mark) -> tuple[MoveReview, ...]:
+        return tuple(move for move in self.moves if move.mistake and move.mark is mark)
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A game's moves and its animated GIF (a frame per move, the winning line drawn on the last)."""
+
+    history: GameHistory
+    gif: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGames:
+    """A player's latest finished games, newest first, as ``/ttt history`` lists them."""
+
+    user_id: int
+    games: tuple[GameView, ...]

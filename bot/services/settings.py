@@ -42,6 +42,10 @@ class ServiceSettings:
     was played out to a result (won, lost, drawn or resigned)."""
     leaderboard_size: int = 10
     recent_games: int = 5
+    history_size: int = 10
+    """How many finished games a game list shows."""
+    review_budget_ms: int = 8000
+    """Search time for a whole review, shared by its positions; only 5x5 positions use it up."""
     bot_name: str = "Tic-Tac-Toe Bot"
     ratings: RatingRules = field(default_factory=RatingRules)
     shards: GuildShards | None = None

@@ -149,6 +149,7 @@ class Starting:
         game = await repo.add_game(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
+            interactions_only=place.interactions_only,
             size=size,
             k=board.k,
             level=None if level is None else level.value,

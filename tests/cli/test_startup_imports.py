@@ -46,3 +46,18 @@ def test_alembic_is_imported_only_when_the_schema_needs_an_upgrade(tmp_path: Pat
     env = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"}
     assert loaded(("alembic",), tmp_path, "migrate", env=env) == "alembic"  # creates the schema
     assert loaded(("alembic",), tmp_path, "migrate", env=env) == ""  # already at head
+
+
+def test_the_bot_and_the_service_load_no_plotting_library(tmp_path: Path) -> None:
+    """matplotlib costs most of a second: it is imported when the first chart is drawn, not at start-up."""
+    probe = "import sys, bot.bot, bot.services, bot.cli.review; print('matplotlib' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from discord_emulator import DiscordEmulator
+from bot.exts.games.custom_ids import parse_custom_id
+from discord_emulator import DiscordEmulator, Message
 from tests.exts.harness import (
     DANGER,
     PRIMARY,
@@ -19,6 +20,7 @@ from tests.exts.harness import (
     free_cells,
     private_answer,
 )
+from tests.reliability.helpers import boards_recorded
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -30,6 +32,12 @@ def bot_settings() -> dict[str, str]:
 
 
 SUB_COMMAND = 1
+
+
+def game_of(message: Message) -> int:
+    click = parse_custom_id(message.buttons[0].custom_id or "")
+    assert click is not None
+    return click.game_id
 
 
 async def test_commands_are_synced_with_descriptions_choices_and_guild_only(
@@ -183,22 +191,21 @@ async def test_hint_gives_a_verdict_for_every_free_cell_privately(
     assert "Best moves" in text
 
 
-async def test_board_command_shows_the_game_again_and_an_old_board_is_brought_up_to_date(
+async def test_board_command_moves_the_game_to_a_new_message_and_the_old_one_links_to_it(
     emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice")
     first = await answer(await table.slash("alice", "ttt start", level="easy"))
+    await boards_recorded(bot)
     second = await answer(await table.slash("alice", "ttt board"))
-    assert second.id != first.id and board(second) == board(first) == "." * 9
+    assert second.id != first.id and board(second) == "." * 9
+    link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/{second.id}"
+    await emu.wait_for(lambda: link in first.content, timeout=15, description="old board links to the new")
+    assert first.buttons == [] and first.embeds == [] and first.mentions == []
 
     await click_cell(table, second, 4, "alice")
-    assert board(second)[4] == "X" and board(first) == "." * 9
-
-    stale = await table.click(first, cells(first)[0].custom_id or "", "alice")
-    refused = await private_answer(stale)
-    assert "out of date" in refused
-    await emu.wait_for(lambda: board(first) == board(second), timeout=15, description="old board refreshed")
-    assert board(second).count("X") == 1
+    assert board(second)[4] == "X" and board(second).count("O") == 1
+    assert first.buttons == [] and link in first.content
 
 
 async def test_a_click_on_an_outdated_view_of_the_board_is_refused_politely(
@@ -219,10 +226,30 @@ async def test_a_click_on_an_outdated_view_of_the_board_is_refused_politely(
 async def test_forged_button_ids_are_refused_politely(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice")
     message = await answer(await table.slash("alice", "ttt start", level="easy"))
-    for custom_id in ("ttt:cell:999999:0:0", "ttt:resign:1", "junk" * 25):
+    own = game_of(message)
+    for custom_id in (f"ttt:cell:{own + 10**6}:0:0", f"ttt:resign:{own + 10**6}"):
+        refused = await private_answer(await table.click(message, custom_id, "alice", force=True))
+        assert refused == "That button is not part of this game."
+    for custom_id in ("junk" * 25, "ttt:cell:1:0", f"ttt:cell:{own}:7:0"):
         refused = await private_answer(await table.click(message, custom_id, "alice", force=True))
         assert "/ttt board" in refused
-    assert board(message) == "." * 9
+    assert board(message) == "." * 9 and message.version == 0
+
+
+async def test_a_crafted_id_of_another_game_never_acts_on_or_redraws_the_clicked_board(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    old = await answer(await table.slash("alice", "ttt start", level="easy"))
+    await answer(await table.click(old, old.button(label="Resign").custom_id or "", "alice"))
+    current = await answer(await table.slash("alice", "ttt start", level="easy"))
+    old_game, shown = game_of(old), current.version
+    assert old_game != game_of(current)
+    for custom_id in (f"ttt:cell:{old_game}:0:4", f"ttt:rematch:{old_game}", f"ttt:resign:{old_game}"):
+        refused = await private_answer(await table.click(current, custom_id, "alice", force=True))
+        assert refused == "That button is not part of this game."
+    assert current.version == shown and board(current) == "." * 9
+    assert game_of(current) != old_game and controls(current) == ["Resign"]
 
 
 async def test_wrong_user_clicks_are_refused_privately(emu: DiscordEmulator, bot: BotUnderTest) -> None:

@@ -7,9 +7,10 @@ import re
 import discord
 
 from bot.engine import Level, Outcome
+from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.messages import compose
-from bot.exts.games.render import board_text, clean, hint_embed, leaderboard_embed, players_only, text_board
-from bot.exts.games.views import DYNAMIC_ITEMS, Action, Click, board_view, is_known_custom_id
+from bot.exts.games.render import MessageText, board_text, clean, hint_embed, leaderboard_embed, players_only
+from bot.exts.games.views import board_view
 from bot.services.results import CellVerdict, HintView, Leaderboard, LeaderboardEntry
 from bot.states import EndReason, GameResult, GameStatus
 from tests.exts.factories import ALICE, BOB, game_view
@@ -19,15 +20,12 @@ def grid(view: discord.ui.View) -> list[dict[str, object]]:
     return [item.to_component_dict() for item in view.children]
 
 
-def test_custom_ids_fit_discord_and_round_trip_through_the_templates() -> None:
+def test_custom_ids_fit_discord_and_round_trip_through_the_parser() -> None:
     biggest = Click(Action.CELL, 10**18 - 1, 24, 24)
     assert len(biggest.custom_id) <= 100
-    for click in (biggest, Click(Action.RESIGN, 7), Click(Action.ACCEPT, 7), Click(Action.DECLINE, 7)):
-        assert is_known_custom_id(click.custom_id)
-        matches = [
-            item for item in DYNAMIC_ITEMS if item.__discord_ui_compiled_template__.fullmatch(click.custom_id)
-        ]
-        assert len(matches) == 1
+    controls = [Click(action, 7) for action in Action if action is not Action.CELL]
+    for click in (biggest, Click(Action.CELL, 1, 0, 0), *controls):
+        assert parse_custom_id(click.custom_id) == click
     for junk in (
         "ttt:cell:0:0:0",
         "ttt:cell:1:2",
@@ -36,7 +34,7 @@ def test_custom_ids_fit_discord_and_round_trip_through_the_templates() -> None:
         "x" * 100,
         "ttt:cell:1:2:3:4",
     ):
-        assert not is_known_custom_id(junk), junk
+        assert parse_custom_id(junk) is None, junk
 
 
 def test_the_grid_has_one_button_per_cell_in_reading_order_then_the_controls() -> None:
@@ -108,7 +106,8 @@ def test_results_by_resignation_timeout_and_cancel_are_stated() -> None:
     cancelled = game_view("X...O....", status=GameStatus.CANCELLED, end_reason=EndReason.CANCEL)
     assert "cancelled" in board_text(cancelled).content
     drawn = board_text(game_view("XOX/XOO/OXX"))
-    assert "draw" in drawn.content and drawn.embed.colour == discord.Colour.light_grey()
+    assert drawn.content is not None and "draw" in drawn.content
+    assert drawn.embed is not None and drawn.embed.colour == discord.Colour.light_grey()
 
 
 def test_mentions_are_limited_to_the_players_and_names_cannot_inject_markdown_or_pings() -> None:
@@ -117,13 +116,41 @@ def test_mentions_are_limited_to_the_players_and_names_cannot_inject_markdown_or
     assert clean("@everyone **bold**") != "@everyone **bold**"
     assert "@everyone" not in clean("@everyone")
     evil = board_text(game_view(bot_name="@here *x*"))
-    assert "@here" not in evil.content + str(evil.embed.description)
+    assert "@here" not in everything(evil)
 
 
-def test_the_text_board_reads_row_by_row_for_screen_readers() -> None:
-    assert text_board(game_view("X.O/.X./...")) == "```\n  a b c\n1 X · O\n2 · X ·\n3 · · ·\n```"
+def everything(text: MessageText) -> str:
+    embed = text.embed.to_dict() if text.embed is not None else {}
+    parts = [text.content or "", embed.get("title", ""), embed.get("description", "")]
+    parts += [f"{field['name']} {field['value']}" for field in embed.get("fields", [])]
+    return "\n".join([*parts, embed.get("footer", {}).get("text", "")])
+
+
+def test_the_board_message_says_each_thing_once() -> None:
+    running = board_text(game_view("X.O/.X./..O", last_cell=8))
+    assert running.content == f"<@{ALICE}> to move (❌ X)."
+    shown = everything(running)
+    assert shown.count("to move") == 1 and shown.count(f"<@{ALICE}>") == 2, "the turn, and who plays X"
+    assert shown.count("Last move") == 1 and "⭕ O at c3" in shown
+    assert shown.count("lose on time") == 1 and shown.count("3x3") == 1
+    assert "```" not in shown, "the buttons are the board"
+    won = board_text(game_view("XXX/OO./...", last_cell=2))
+    assert won.content == f"<@{ALICE}> wins with a1, b1, c1!"
+    assert everything(won).count("wins") == 1 and "lose on time" not in everything(won)
+
+
+def test_a_challenge_says_each_thing_once() -> None:
+    pending = compose(game_view(vs_bot=False, status=GameStatus.PENDING)).text
+    shown = everything(pending)
+    assert shown.count("<t:") == 1 and shown.count("3x3") == 1 and shown.count("challenges you") == 1
+    declined = compose(game_view(vs_bot=False, status=GameStatus.CANCELLED, end_reason=EndReason.DECLINED))
+    assert everything(declined.text).count("declined") == 1
+
+
+def test_the_players_and_the_bots_level_are_named() -> None:
     embed = board_text(game_view(level=Level.EASY)).embed
-    assert "level: easy" in str(embed.description)
+    assert embed is not None and "level: easy" in str(embed.description)
+    assert f"❌ X: <@{ALICE}>" in str(embed.description)
 
 
 def test_a_hint_names_every_free_cell_with_its_verdict() -> None:

@@ -51,6 +51,7 @@ async def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
         "games": "id",
         "moves": "game_id, ply",
         "ratings": "player_id, scope",
+        "rating_changes": "player_id, scope, game_id",
     }
     try:
         async with engine.connect() as connection:

@@ -1,39 +1,51 @@
-"""The ``/ttt`` slash commands (contract section 3) and the handling of board buttons.
+"""The ``/ttt`` slash commands and the handling of board buttons.
 
 Each handler turns a Discord interaction into one call of the game service and shows
-the result; the rules live in the service. Every handler runs through
-:meth:`GamesCog._handle`, which counts it as in flight (shutdown waits for it) and
-sends any error to :func:`bot.exts.games.respond.report`.
+the result; the rules live in the service, the words in :mod:`bot.exts.games.render`.
+Every handler runs inside :meth:`GamesCog.answering` (commands through :func:`handled`),
+which counts it as in flight (shutdown waits for it) and sends any error to
+:func:`bot.exts.games.respond.report`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
+import functools
 import logging
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import WIN_LENGTH, EngineInputError, Level, format_cell, parse_cell
+from bot.bot import Interaction, TicTacToeBot
+from bot.engine import WIN_LENGTH, Level
 from bot.exts.games import render
-from bot.exts.games.messages import BoardPublisher, compose, jump_url, send_as_response
+from bot.exts.games.custom_ids import Action, Click, parse_custom_id
+from bot.exts.games.messages import (
+    BoardPublisher,
+    GameMessage,
+    MessageRef,
+    answer,
+    board_ref,
+    compose,
+    jump_url,
+)
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
-from bot.exts.games.views import GAMES_COG, Action, Click, is_known_custom_id
+from bot.exts.games.views import GAMES_COG, has_button, shown_game
 from bot.services import Actor, First, GameView, Place, Refusal, refusals
-
-if TYPE_CHECKING:
-    from bot.bot import TicTacToeBot
 
 log = logging.getLogger(__name__)
 E = TypeVar("E", bound=enum.Enum)
+P = ParamSpec("P")
 
-ErrorHandler = Callable[[discord.Interaction[Any], app_commands.AppCommandError], Coroutine[Any, Any, Any]]
+ErrorHandler = Callable[[Interaction, app_commands.AppCommandError], Coroutine[Any, Any, Any]]
+Handler = Callable[Concatenate["GamesCog", Interaction, P], Coroutine[Any, Any, None]]
 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
@@ -55,10 +67,8 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="global", value="global"),
 ]
 
-STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
 
-
-def place_of(interaction: discord.Interaction[Any]) -> Place:
+def place_of(interaction: Interaction) -> Place:
     """Where the interaction happened; games live in server channels and threads only."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise refusals.NotInServer()
@@ -77,14 +87,15 @@ def choice_of(kind: type[E], value: str, option: str) -> E:
         raise refusals.BadOption(option) from None
 
 
-def _has_component(message: discord.Message | None, custom_id: str) -> bool:
-    if message is None:
-        return False
-    for row in message.components:
-        for child in getattr(row, "children", ()):
-            if getattr(child, "custom_id", None) == custom_id:
-                return True
-    return False
+def handled(command: Handler[P]) -> Handler[P]:
+    """Run a command's handler as :meth:`GamesCog.answering` does: counted in flight, errors reported."""
+
+    @functools.wraps(command)
+    async def run(cog: GamesCog, interaction: Interaction, /, *args: P.args, **kwargs: P.kwargs) -> None:
+        async with cog.answering(interaction):
+            await command(cog, interaction, *args, **kwargs)
+
+    return run
 
 
 class GamesCog(commands.Cog, name=GAMES_COG):
@@ -133,28 +144,33 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         if games:
             log.info("Resumed %d game(s) waiting for my move", len(games))
 
-    async def _handle(
-        self,
-        interaction: discord.Interaction[Any],
-        work: Coroutine[Any, Any, None],
-        game_id: int | None = None,
-    ) -> None:
+    @contextlib.asynccontextmanager
+    async def answering(self, interaction: Interaction, game_id: int | None = None) -> AsyncIterator[None]:
+        """Count the handling of ``interaction`` in flight, and report any error it raises to the user."""
         async with self.bot.inflight.track():
             try:
-                await work
+                yield
             except Exception as error:
                 await report(interaction, error, game_id=game_id)
 
     async def on_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+        self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         await report(interaction, error)
 
-    async def _show_new_board(self, interaction: discord.Interaction[Any], game: GameView) -> None:
-        """Answer with the game's message and make it the game's board message."""
-        message_id = await send_as_response(interaction, compose(game))
+    async def _show_new_board(self, interaction: Interaction, game: GameView) -> None:
+        """Answer with the game's message and make it the game's board message.
+
+        A board message shown before (``/ttt board`` shows the game again) becomes a link to the new one.
+        """
+        message_id = await answer(interaction, compose(game))
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
         await self.service.set_message(game.id, game.channel_id, message_id)
         self.sweeper.poke(game.deadline)
+        old = board_ref(game)
+        if old is not None:
+            await self.publisher.retire(game, old, MessageRef(game.channel_id, message_id))
 
     # /ttt start
 
@@ -167,23 +183,14 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     )
     @app_commands.choices(size=SIZE_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
+    @handled
     async def start(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         opponent: discord.Member | None = None,
         size: int = 3,
         level: str | None = None,
         first: str = "me",
-    ) -> None:
-        await self._handle(interaction, self._start(interaction, opponent, size, level, first))
-
-    async def _start(
-        self,
-        interaction: discord.Interaction[Any],
-        opponent: discord.Member | None,
-        size: int,
-        level: str | None,
-        first: str,
     ) -> None:
         place = place_of(interaction)
         me = actor_of(interaction.user)
@@ -206,35 +213,21 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
     @ttt.command(name="move", description="Play a cell in this channel's game.")
     @app_commands.describe(cell="The cell: its number 1-9 (1 is top left) or a letter and row, like b2.")
-    async def move(self, interaction: discord.Interaction[Any], cell: app_commands.Range[str, 1, 10]) -> None:
-        await self._handle(interaction, self._move(interaction, cell))
-
-    async def _move(self, interaction: discord.Interaction[Any], cell: str) -> None:
+    @handled
+    async def move(self, interaction: Interaction, cell: app_commands.Range[str, 1, 10]) -> None:
         place = place_of(interaction)
         work = self.service.move(place, actor_of(interaction.user), cell)
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         message_id = await self.publisher.refresh(game)
         self.sweeper.poke(game.deadline)
-        await tell(interaction, self._move_summary(game, cell, message_id))
-
-    @staticmethod
-    def _move_summary(game: GameView, cell: str, message_id: int | None) -> str:
-        try:
-            played = format_cell(parse_cell(cell, game.size), game.size)
-        except EngineInputError:
-            played = cell
-        text = f"You played {played}."
-        if game.last_cell is not None and game.cell_name(game.last_cell) != played:
-            text += f" I answered {game.cell_name(game.last_cell)}."
-        if not game.is_live:
-            text += " " + render.status_sentence(game)
+        url = None
         if message_id is not None and game.message_channel_id is not None:
-            text += f" Board: {jump_url(game.guild_id, game.message_channel_id, message_id)}"
-        return text
+            url = jump_url(game.guild_id, game.message_channel_id, message_id)
+        await tell(interaction, render.move_summary(game, cell, url))
 
     @move.autocomplete("cell")
     async def move_cell_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         try:
             game = await asyncio.wait_for(self.service.board(place_of(interaction)), AUTOCOMPLETE_SECONDS)
@@ -252,97 +245,82 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         for cell in game.legal_moves:
             name, number = game.cell_name(cell), str(cell + 1)
             if not typed or name.startswith(typed) or number.startswith(typed):
-                choices.append(app_commands.Choice(name=f"{name} (cell {number})", value=name))
+                choices.append(app_commands.Choice(name=render.cell_choice_name(name, number), value=name))
         return choices[:25]
 
     # /ttt board, resign, cancel, hint
 
     @ttt.command(name="board", description="Show this channel's current game again.")
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
-        await self._handle(interaction, self._board(interaction))
-
-    async def _board(self, interaction: discord.Interaction[Any]) -> None:
+    @handled
+    async def board(self, interaction: Interaction) -> None:
         game = await within_deadline(interaction, self.service.board(place_of(interaction)), thinking=True)
         await self._show_new_board(interaction, game)
 
     @ttt.command(name="resign", description="Give up your game in this channel.")
-    async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        await self._handle(interaction, self._resign(interaction))
-
-    async def _resign(self, interaction: discord.Interaction[Any]) -> None:
+    @handled
+    async def resign(self, interaction: Interaction) -> None:
         work = self.service.resign(place_of(interaction), actor_of(interaction.user))
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         await self.publisher.refresh(game)
-        await tell(interaction, f"You resigned. {render.status_sentence(game)}")
+        await tell(interaction, render.resigned_text(game))
 
     @ttt.command(
         name="cancel", description="End this channel's game without a result (players or moderators)."
     )
-    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        await self._handle(interaction, self._cancel(interaction))
-
-    async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
+    @handled
+    async def cancel(self, interaction: Interaction) -> None:
         moderator = interaction.permissions.manage_messages
         work = self.service.cancel(place_of(interaction), actor_of(interaction.user), is_moderator=moderator)
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         await self.publisher.refresh(game)
-        await tell(interaction, f"Game {game.id} is cancelled; it has no result.")
+        await tell(interaction, render.cancelled_text(game))
 
     @ttt.command(name="hint", description="Ask me for the value of every free cell (only you see it).")
-    async def hint(self, interaction: discord.Interaction[Any]) -> None:
-        await self._handle(interaction, self._hint(interaction))
-
-    async def _hint(self, interaction: discord.Interaction[Any]) -> None:
+    @handled
+    async def hint(self, interaction: Interaction) -> None:
         work = self.service.hint(place_of(interaction), actor_of(interaction.user))
         hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         embed = render.hint_embed(hint)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed)
-        else:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+        await answer(
+            interaction, GameMessage(render.MessageText(None, embed, render.nobody())), ephemeral=True
+        )
 
     # /ttt leaderboard, stats
 
     @ttt.command(name="leaderboard", description="The best rated players, here or everywhere.")
     @app_commands.describe(scope="This server's ratings or the global ones. Default this server.")
     @app_commands.choices(scope=SCOPE_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction[Any], scope: str = "server") -> None:
-        await self._handle(interaction, self._leaderboard(interaction, scope))
-
-    async def _leaderboard(self, interaction: discord.Interaction[Any], scope: str) -> None:
+    @handled
+    async def leaderboard(self, interaction: Interaction, scope: str = "server") -> None:
         place = place_of(interaction)
         guild_id = place.guild_id if scope == "server" else None
         board = await within_deadline(interaction, self.service.leaderboard(guild_id), thinking=True)
         embed = render.leaderboard_embed(board, "this server" if guild_id is not None else "global")
-        await self._send_embed(interaction, embed)
+        await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
 
     @ttt.command(name="stats", description="A player's wins, losses, draws, streaks and rating.")
     @app_commands.describe(user="Whose stats to show. Default you.")
-    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
-        await self._handle(interaction, self._stats(interaction, user))
-
-    async def _stats(self, interaction: discord.Interaction[Any], user: discord.User | None) -> None:
+    @handled
+    async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         place = place_of(interaction)
         target = user or interaction.user
-        stats = await within_deadline(
-            interaction, self.service.stats(target.id, place.guild_id), thinking=True
-        )
-        await self._send_embed(interaction, render.stats_embed(stats, target.id))
-
-    async def _send_embed(self, interaction: discord.Interaction[Any], embed: discord.Embed) -> None:
-        none = render.nobody()
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed, allowed_mentions=none)
-        else:
-            await interaction.response.send_message(embed=embed, allowed_mentions=none)
+        work = self.service.stats(target.id, place.guild_id)
+        stats = await within_deadline(interaction, work, thinking=True)
+        embed = render.stats_embed(stats, target.id)
+        await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
 
     # Buttons
 
-    async def on_click(self, interaction: discord.Interaction[Any], click: Click, /) -> None:
+    async def on_click(self, interaction: Interaction, click: Click, /) -> None:
         """A click on one of the game's buttons (see :mod:`bot.exts.games.views`)."""
-        await self._handle(interaction, self._click(interaction, click), game_id=click.game_id)
+        async with self.answering(interaction, game_id=click.game_id):
+            await self._click(interaction, click)
 
-    async def _click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+    async def _click(self, interaction: Interaction, click: Click) -> None:
+        if shown_game(interaction.message) != click.game_id:
+            # A crafted id naming another game than the one its message shows: act on neither.
+            await tell(interaction, render.NOT_THIS_GAME)
+            return
         place = place_of(interaction)
         user = actor_of(interaction.user)
         if click.action is Action.REMATCH:
@@ -364,7 +342,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
         except refusals.OutdatedBoard as error:
             # The clicked message shows an older state (its edit was lost, say): redraw it.
-            await tell(interaction, f"{error} I've brought the board up to date.")
+            await tell(interaction, render.outdated_board_text(str(error)))
             await self._refresh_clicked(interaction, click.game_id)
             return
         try:
@@ -378,32 +356,49 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         self.sweeper.poke(game.deadline)
         clicked = interaction.message
         if clicked is not None and clicked.id != game.message_id:
+            # An older message of the game was clicked and now shows it: it becomes the board.
             await self.service.set_message(game.id, clicked.channel.id, clicked.id)
+            old = board_ref(game)
+            if old is not None:
+                await self.publisher.retire(game, old, MessageRef(clicked.channel.id, clicked.id))
 
-    async def _refresh_clicked(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    async def _refresh_clicked(self, interaction: Interaction, game_id: int) -> None:
         """Redraw an outdated board that someone clicked, so its buttons are current again.
 
-        Not while the bot is about to reply: the answer that made the board outdated will
-        show the reply, and this redraw would only race it.
+        An older message of the game than its board message becomes a link to the board
+        instead. Not while the bot is about to reply: the answer that made the board
+        outdated will show the reply, and this redraw would only race it.
         """
         clicked = interaction.message
         if clicked is None:
             return
         game = await self.service.game(game_id, place_of(interaction))
-        if not game.bot_to_move:
-            await self.publisher.redraw(clicked.channel.id, clicked.id, game)
+        if game.bot_to_move:
+            return
+        board = board_ref(game)
+        here = MessageRef(clicked.channel.id, clicked.id)
+        if board is None or board == here:
+            await self.publisher.redraw(here.channel_id, here.message_id, game)
+        else:
+            await self.publisher.retire(game, here, board)
 
     @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer clicks on buttons no handler will take (forged, or from an old version of the bot)."""
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Answer clicks no button will take: ids the message does not have (forged, or from an old bot).
+
+        discord.py hands a click to a button only when the clicked message has a button
+        with that id; every other click is answered here and acts on nothing.
+        """
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = custom_id_of(interaction)
-        known = custom_id is not None and is_known_custom_id(custom_id)
-        if known and _has_component(interaction.message, custom_id or ""):
+        custom_id = custom_id_of(interaction) or ""
+        click = parse_custom_id(custom_id)
+        if click is not None and has_button(interaction.message, custom_id):
             return
+        shown = shown_game(interaction.message)
+        foreign = click is not None and shown is not None and shown != click.game_id
         async with self.bot.inflight.track():
             try:
-                await tell(interaction, STALE_BUTTON)
+                await tell(interaction, render.NOT_THIS_GAME if foreign else render.STALE_BUTTON)
             except discord.HTTPException as error:
                 log.warning("Could not answer an unknown button %r: %s", custom_id, error)

@@ -14,24 +14,59 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple, TypedDict
 
 import aiohttp
 import discord
 
-from bot.exts.games.render import MessageText, game_text, is_challenge_message
+from bot.bot import Interaction
+from bot.exts.games.render import MessageText, game_text, is_challenge_message, moved_text
 from bot.exts.games.views import board_view, challenge_view
 from bot.services import GameService, GameView, Refusal
 
 log = logging.getLogger(__name__)
 
 
+class SendArgs(TypedDict, total=False):
+    """Keyword arguments of discord.py's ways to send a message; a missing part is not sent."""
+
+    content: str
+    embed: discord.Embed
+    view: discord.ui.View
+    allowed_mentions: discord.AllowedMentions
+
+
+class EditArgs(TypedDict):
+    """Keyword arguments of discord.py's ways to edit a message; None removes that part."""
+
+    content: str | None
+    embed: discord.Embed | None
+    view: discord.ui.View | None
+    allowed_mentions: discord.AllowedMentions
+
+
 @dataclass(frozen=True, slots=True)
 class GameMessage:
-    """Everything a game's message shows; ``view`` None means no buttons."""
+    """Everything a message shows; ``view`` None means no buttons."""
 
     text: MessageText
-    view: discord.ui.View | None
+    view: discord.ui.View | None = None
+
+    def send_args(self) -> SendArgs:
+        args = SendArgs(allowed_mentions=self.text.allowed_mentions)
+        if self.text.content is not None:
+            args["content"] = self.text.content
+        if self.text.embed is not None:
+            args["embed"] = self.text.embed
+        if self.view is not None:
+            args["view"] = self.view
+        return args
+
+    def edit_args(self) -> EditArgs:
+        text = self.text
+        return EditArgs(
+            content=text.content, embed=text.embed, view=self.view, allowed_mentions=text.allowed_mentions
+        )
 
 
 def compose(game: GameView) -> GameMessage:
@@ -42,29 +77,42 @@ def compose(game: GameView) -> GameMessage:
     return GameMessage(text, board_view(game))
 
 
+class MessageRef(NamedTuple):
+    """Where a message is."""
+
+    channel_id: int
+    message_id: int
+
+
+def board_ref(game: GameView) -> MessageRef | None:
+    """Where ``game``'s board message is, if it has one."""
+    if game.message_id is None or game.message_channel_id is None:
+        return None
+    return MessageRef(game.message_channel_id, game.message_id)
+
+
 def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
-async def send_as_response(interaction: discord.Interaction[Any], message: GameMessage) -> int:
-    """Answer ``interaction`` with a new public message (or fill in its "thinking..."); return its id."""
-    text = message.text
+async def answer(interaction: Interaction, message: GameMessage, *, ephemeral: bool = False) -> int | None:
+    """Answer ``interaction`` with ``message``, or fill in its deferred "thinking..." with it.
+
+    Returns the message's id when Discord gave it (it does for a public answer).
+    ``ephemeral`` applies to a first answer; a deferred one keeps the visibility its defer chose.
+    """
     if interaction.response.is_done():
-        sent = await interaction.edit_original_response(
-            content=text.content, embed=text.embed, view=message.view, allowed_mentions=text.allowed_mentions
-        )
-        return sent.id
-    if message.view is None:
-        callback = await interaction.response.send_message(
-            content=text.content, embed=text.embed, allowed_mentions=text.allowed_mentions
-        )
+        return (await interaction.edit_original_response(**message.edit_args())).id
+    callback = await interaction.response.send_message(**message.send_args(), ephemeral=ephemeral)
+    return callback.message_id
+
+
+async def update_clicked(interaction: Interaction, message: GameMessage) -> None:
+    """Show ``message`` on the message whose button was clicked, as the click's answer or after its defer."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**message.edit_args())
     else:
-        callback = await interaction.response.send_message(
-            content=text.content, embed=text.embed, view=message.view, allowed_mentions=text.allowed_mentions
-        )
-    if callback.message_id is not None:
-        return callback.message_id
-    return (await interaction.original_response()).id
+        await interaction.response.edit_message(**message.edit_args())
 
 
 class EditOrder:
@@ -121,41 +169,40 @@ class BoardPublisher:
         self._failed: set[int] = set()
         self.order = EditOrder()
 
-    async def answer_click(self, interaction: discord.Interaction[Any], game: GameView) -> None:
+    async def answer_click(self, interaction: Interaction, game: GameView) -> None:
         """Answer a button's click by editing its message to show ``game`` (or only acknowledge it,
         when the message already shows a newer state)."""
         clicked = interaction.message
-        message = compose(game)
-        text = message.text
         async with self.order.edit(clicked.id if clicked else 0, game.version) as newest:
-            if not newest:
-                if not interaction.response.is_done():
-                    await interaction.response.defer()
-            elif interaction.response.is_done():
-                await interaction.edit_original_response(
-                    content=text.content,
-                    embed=text.embed,
-                    view=message.view,
-                    allowed_mentions=text.allowed_mentions,
-                )
-            else:
-                await interaction.response.edit_message(
-                    content=text.content,
-                    embed=text.embed,
-                    view=message.view,
-                    allowed_mentions=text.allowed_mentions,
-                )
+            if newest:
+                await update_clicked(interaction, compose(game))
+            elif not interaction.response.is_done():
+                await interaction.response.defer()
 
     async def redraw(self, channel_id: int, message_id: int, game: GameView) -> None:
         """Show ``game`` on one message (an outdated copy of the board) through the channel API."""
-        await self._edit(channel_id, message_id, game, newer_only=True)
+        await self._edit(channel_id, message_id, game, compose(game), newer_only=True)
+
+    async def retire(self, game: GameView, old: MessageRef, board: MessageRef) -> None:
+        """Turn ``old``, an earlier message of ``game``, into a link to its board message, without buttons.
+
+        A game has one live board: an old one would drift apart from it. Failing is
+        harmless (the old buttons are refused as outdated), so it is only logged.
+        """
+        if old == board:
+            return
+        text = moved_text(jump_url(game.guild_id, board.channel_id, board.message_id))
+        try:
+            await self._edit(old.channel_id, old.message_id, game, GameMessage(text))
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.info("Could not point the old board %s of game %s to its new one: %r", old, game.id, error)
 
     async def refresh(self, game: GameView) -> int | None:
         """Show ``game`` on its board message; return the message id, or None if Discord refused."""
         try:
             if game.message_id is not None and game.message_channel_id is not None:
                 try:
-                    await self._edit(game.message_channel_id, game.message_id, game)
+                    await self._edit(game.message_channel_id, game.message_id, game, compose(game))
                     self._failed.discard(game.id)
                     return game.message_id
                 except discord.NotFound:
@@ -185,32 +232,19 @@ class BoardPublisher:
             await self.refresh(game)
 
     async def _edit(
-        self, channel_id: int, message_id: int, game: GameView, *, newer_only: bool = False
+        self,
+        channel_id: int,
+        message_id: int,
+        game: GameView,
+        message: GameMessage,
+        *,
+        newer_only: bool = False,
     ) -> None:
-        message = compose(game)
-        text = message.text
         partial = self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
         async with self.order.edit(message_id, game.version, newer_only=newer_only) as newest:
             if newest:
-                await partial.edit(
-                    content=text.content,
-                    embed=text.embed,
-                    view=message.view,
-                    allowed_mentions=text.allowed_mentions,
-                )
+                await partial.edit(**message.edit_args())
 
     async def _post(self, channel_id: int, message: GameMessage) -> int:
-        text = message.text
-        channel = self._client.get_partial_messageable(channel_id)
-        if message.view is None:
-            sent = await channel.send(
-                content=text.content, embed=text.embed, allowed_mentions=text.allowed_mentions
-            )
-        else:
-            sent = await channel.send(
-                content=text.content,
-                embed=text.embed,
-                view=message.view,
-                allowed_mentions=text.allowed_mentions,
-            )
+        sent = await self._client.get_partial_messageable(channel_id).send(**message.send_args())
         return sent.id

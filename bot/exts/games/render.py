@@ -16,7 +16,7 @@ from datetime import datetime
 
 import discord
 
-from bot.engine import Mark, Outcome
+from bot.engine import EngineInputError, Mark, Outcome, format_cell, parse_cell
 from bot.services import EndReason, GameResult, GameStatus
 from bot.services.results import (
     GameView,
@@ -44,10 +44,13 @@ BOARD_HELP = "Click a cell, or type /ttt move."
 
 @dataclass(frozen=True, slots=True)
 class MessageText:
-    """The text parts of a message: the content line(s), one embed and who may be pinged."""
+    """The text parts of a message: its content, one embed and who may be pinged.
 
-    content: str
-    embed: discord.Embed
+    None leaves a part out of a new message and removes it from an edited one.
+    """
+
+    content: str | None
+    embed: discord.Embed | None
     allowed_mentions: discord.AllowedMentions
 
 
@@ -84,16 +87,6 @@ def timestamp(moment: datetime, style: str = "R") -> str:
 
 def size_label(game: GameView) -> str:
     return f"{game.size}x{game.size}, {game.k} in a row"
-
-
-def text_board(game: GameView) -> str:
-    """The board as a code block of X, O and dots with column letters and row numbers."""
-    letters = "  " + " ".join(chr(ord("a") + column) for column in range(game.size))
-    rows = [letters]
-    for row in range(game.size):
-        cells = game.cells[row * game.size : (row + 1) * game.size]
-        rows.append(f"{row + 1} " + " ".join(EMPTY_CELL if cell is None else cell.value for cell in cells))
-    return "```\n" + "\n".join(rows) + "\n```"
 
 
 # The board message (contract section 4)
@@ -151,32 +144,29 @@ def _side_line(game: GameView, side: PlayerView) -> str:
 
 
 def board_text(game: GameView) -> MessageText:
-    """The text of a game's board message; the button grid comes from ``views.board_view``."""
-    sentence = status_sentence(game)
-    content = f"{sentence}\n{text_board(game)}"
+    """The text of a game's board message; the buttons (``views.board_view``) are the board itself.
+
+    Each fact is said once. The content holds what must ping or be read aloud first:
+    whose turn it is, or the result. The embed holds the rest: the size, who plays
+    which mark (and the bot's level), the last move in words, the turn clock and how to play.
+    """
     embed = discord.Embed(title=f"Tic-tac-toe ({size_label(game)})", colour=_colour(game))
-    embed.description = "\n".join(_side_line(game, side) for side in game.players)
+    lines = [_side_line(game, side) for side in game.players]
     if game.last_cell is not None:
         mark = game.cells[game.last_cell]
         shown = game.cell_name(game.last_cell)
-        if mark is not None:
-            shown = f"{mark_label(mark)} at {shown}"
-        embed.add_field(name="Last move", value=shown, inline=True)
-    if game.is_live:
-        turn = sentence
-        side = game.to_move
-        if side is not None and not side.is_bot and game.deadline is not None:
-            turn += f"\nMove {timestamp(game.deadline)} or lose on time."
-        embed.add_field(name="Turn", value=turn, inline=False)
-    else:
-        embed.add_field(name="Result", value=sentence, inline=False)
+        lines.append(f"Last move: {shown}" if mark is None else f"Last move: {mark_label(mark)} at {shown}")
+    side = game.to_move
+    if game.is_active and side is not None and not side.is_bot and game.deadline is not None:
+        lines.append(f"Move {timestamp(game.deadline)} or lose on time.")
+    embed.description = "\n".join(lines)
     footer = f"Game {game.id} · move {game.ply}"
     if game.is_active:
         footer += f" · {BOARD_HELP}"
         if game.size == 5:
             footer += " Resign with /ttt resign."
     embed.set_footer(text=footer)
-    return MessageText(content, embed, players_only(game))
+    return MessageText(status_sentence(game), embed, players_only(game))
 
 
 def challenge_text(game: GameView) -> MessageText:
@@ -188,10 +178,9 @@ def challenge_text(game: GameView) -> MessageText:
     embed = discord.Embed(title=f"Tic-tac-toe challenge ({size_label(game)})", colour=_colour(game))
     embed.description = "\n".join(_side_line(game, side) for side in game.players)
     if game.is_pending:
-        content = f"{invited}, {inviter} challenges you to tic-tac-toe ({game.size}x{game.size})."
+        content = f"{invited}, {inviter} challenges you to tic-tac-toe."
         if game.deadline is not None:
             content += f" Answer {timestamp(game.deadline)}."
-            embed.add_field(name="Expires", value=timestamp(game.deadline), inline=False)
         embed.set_footer(text=f"Game {game.id} · only the challenged player can accept or decline.")
     else:
         if game.status is GameStatus.EXPIRED:
@@ -200,10 +189,14 @@ def challenge_text(game: GameView) -> MessageText:
             content = f"{invited} declined the challenge from {inviter}."
         else:
             content = f"The challenge from {inviter} to {invited} was cancelled."
-        embed.add_field(name="Result", value=content, inline=False)
         embed.set_footer(text=f"Game {game.id}")
     pinged = [discord.Object(id=challenged.user_id)] if challenged and challenged.user_id else []
     return MessageText(content, embed, discord.AllowedMentions(everyone=False, roles=False, users=pinged))
+
+
+def moved_text(board_url: str) -> MessageText:
+    """An older board message of a game, once the game is shown on another one."""
+    return MessageText(f"This game moved to a new message: {board_url}", None, nobody())
 
 
 def is_challenge_message(game: GameView) -> bool:
@@ -221,6 +214,61 @@ def is_challenge_message(game: GameView) -> bool:
 
 def game_text(game: GameView) -> MessageText:
     return challenge_text(game) if is_challenge_message(game) else board_text(game)
+
+
+# Answers to the one player who clicked or typed
+
+APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
+NOT_IN_DMS = "Tic-tac-toe is played in server channels, not in direct messages."
+UNKNOWN_MEMBER = "I can't find that member in this server; pick someone from the list."
+NOT_ALLOWED_HERE = "You can't use this command here."
+COMMAND_CHANGED = "That command has just changed; please try again in a minute."
+UNAVAILABLE = "The game is not available right now; please try again in a moment."
+STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
+NOT_THIS_GAME = "That button is not part of this game."
+BROUGHT_UP_TO_DATE = "I've brought the board up to date."
+
+
+def not_understood_text(value: object) -> str:
+    return f"I couldn't understand {value!r}; please pick a value from the list."
+
+
+def cooldown_text(retry_after: float) -> str:
+    return f"Slow down a little: try again in {retry_after:.0f} seconds."
+
+
+def outdated_board_text(refusal: str) -> str:
+    """Why a click on an outdated board did nothing, now that the board is redrawn."""
+    return f"{refusal} {BROUGHT_UP_TO_DATE}"
+
+
+def move_summary(game: GameView, cell: str, board_url: str | None) -> str:
+    """The answer to ``/ttt move``: the move as played, the bot's reply, the result, where the board is."""
+    try:
+        played = format_cell(parse_cell(cell, game.size), game.size)
+    except EngineInputError:
+        played = cell
+    text = f"You played {played}."
+    if game.last_cell is not None and game.cell_name(game.last_cell) != played:
+        text += f" I answered {game.cell_name(game.last_cell)}."
+    if not game.is_live:
+        text += " " + status_sentence(game)
+    if board_url is not None:
+        text += f" Board: {board_url}"
+    return text
+
+
+def cell_choice_name(name: str, number: str) -> str:
+    """A cell as ``/ttt move``'s autocomplete offers it: ``b2 (cell 5)``."""
+    return f"{name} (cell {number})"
+
+
+def resigned_text(game: GameView) -> str:
+    return f"You resigned. {status_sentence(game)}"
+
+
+def cancelled_text(game: GameView) -> str:
+    return f"Game {game.id} is cancelled; it has no result."
 
 
 # /ttt hint

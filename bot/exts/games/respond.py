@@ -25,6 +25,9 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.bot import Interaction
+from bot.exts.games import render
+from bot.exts.games.render import APOLOGY
 from bot.services import Refusal
 
 log = logging.getLogger(__name__)
@@ -40,13 +43,11 @@ BUSY_INTERACTIONS = 4
 """With more interactions than this in flight, a click is acknowledged at once: on a busy event loop a
 50 ms timer fires late, and the acknowledgement would wait behind everyone else's work."""
 
-APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
-
 _EPHEMERAL_DEFER = "ttt_ephemeral_defer"
 
 
 async def within_deadline(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     work: Awaitable[T],
     *,
     thinking: bool,
@@ -80,12 +81,12 @@ def _patience(thinking: bool, in_flight: int) -> float:
     return 0.0 if in_flight > BUSY_INTERACTIONS else CLICK_ACK_SECONDS
 
 
-def deferred_thinking(interaction: discord.Interaction[Any]) -> bool:
+def deferred_thinking(interaction: Interaction) -> bool:
     """Whether the interaction was answered with "thinking..." that still waits for its message."""
     return interaction.response.type is discord.InteractionResponseType.deferred_channel_message
 
 
-async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+async def tell(interaction: Interaction, text: str) -> None:
     """Send ``text`` to the user alone, however far the interaction has been answered."""
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
@@ -102,14 +103,14 @@ async def tell(interaction: discord.Interaction[Any], text: str) -> None:
     await interaction.followup.send(text, ephemeral=True)
 
 
-def custom_id_of(interaction: discord.Interaction[Any]) -> str | None:
+def custom_id_of(interaction: Interaction) -> str | None:
     """The custom id of the button or menu behind a component interaction."""
     data = cast("dict[str, Any]", interaction.data or {})
     custom_id = data.get("custom_id")
     return custom_id if isinstance(custom_id, str) else None
 
 
-def describe(interaction: discord.Interaction[Any]) -> str:
+def describe(interaction: Interaction) -> str:
     """What the interaction was, for logs: the command or the button's custom id."""
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
@@ -126,23 +127,21 @@ def _user_message(error: Exception) -> str | None:
     if isinstance(error, Refusal):
         return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Tic-tac-toe is played in server channels, not in direct messages."
+        return render.NOT_IN_DMS
     if isinstance(error, app_commands.TransformerError):
         if error.type is discord.AppCommandOptionType.user:
-            return "I can't find that member in this server; pick someone from the list."
-        return f"I couldn't understand {error.value!r}; please pick a value from the list."
+            return render.UNKNOWN_MEMBER
+        return render.not_understood_text(error.value)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
+        return render.cooldown_text(error.retry_after)
     if isinstance(error, app_commands.CheckFailure):
-        return "You can't use this command here."
+        return render.NOT_ALLOWED_HERE
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return "That command has just changed; please try again in a minute."
+        return render.COMMAND_CHANGED
     return None
 
 
-async def report(
-    interaction: discord.Interaction[Any], error: Exception, *, game_id: int | None = None
-) -> None:
+async def report(interaction: Interaction, error: Exception, *, game_id: int | None = None) -> None:
     """Show ``error`` to the user as one friendly sentence (only to them); log the unexpected ones."""
     message = _user_message(error)
     if message is None:

@@ -1,79 +1,54 @@
 """Persistent buttons: the board grid, Resign, Rematch, and a challenge's Accept and Decline.
 
-Every button is a :class:`discord.ui.DynamicItem` whose custom id carries what a click
-needs to find its game in the database: ``ttt:cell:<game>:<ply>:<cell>``,
-``ttt:resign:<game>``, ``ttt:rematch:<game>``, ``ttt:accept:<game>``,
-``ttt:decline:<game>``. The classes are registered once at start-up, so a click on a
-message posted before a restart is still understood; the ply in a cell's id lets the
-service refuse a click on a board that has moved on since it was drawn.
+Every button is a :class:`discord.ui.DynamicItem` whose custom id (see
+:mod:`bot.exts.games.custom_ids`) carries what a click needs to find its game in the
+database. The classes are registered once at start-up, so a click on a message posted
+before a restart is still understood.
 
-A click is parsed into a :class:`Click` and handed to the games cog (a
-:class:`ClickHandler`), which does the work; these classes only translate.
+A click is parsed into a :class:`Click` and handed to the games cog
+(:meth:`bot.exts.games.cog.GamesCog.on_click`), which does the work; these classes only translate.
 """
 
 from __future__ import annotations
 
-import enum
 import re
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Self, cast
 
 import discord
-from discord.ext import commands
 
+from bot.bot import Interaction, TicTacToeBot
+from bot.exts.games import render
+from bot.exts.games.custom_ids import (
+    CELL_TEMPLATE,
+    CONTROL_TEMPLATE,
+    Action,
+    Click,
+    cell_click,
+    control_click,
+    parse_custom_id,
+)
 from bot.services import GameStatus
 from bot.services.results import GameView
 
 GAMES_COG = "Games"
 """The name of the cog that handles clicks (:class:`bot.exts.games.cog.GamesCog`)."""
 
-PREFIX = "ttt"
-_ID = r"(?P<game>[1-9][0-9]{0,17})"
-
-
-class Action(enum.Enum):
-    CELL = "cell"
-    RESIGN = "resign"
-    REMATCH = "rematch"
-    ACCEPT = "accept"
-    DECLINE = "decline"
-
-
-@dataclass(frozen=True, slots=True)
-class Click:
-    """What a button asks for: an action on a game, and for a cell the ply the board was drawn at."""
-
-    action: Action
-    game_id: int
-    ply: int | None = None
-    cell: int | None = None
-
-    @property
-    def custom_id(self) -> str:
-        if self.action is Action.CELL:
-            return f"{PREFIX}:{self.action.value}:{self.game_id}:{self.ply}:{self.cell}"
-        return f"{PREFIX}:{self.action.value}:{self.game_id}"
-
-
-@runtime_checkable
-class ClickHandler(Protocol):
-    async def on_click(self, interaction: discord.Interaction[Any], click: Click, /) -> None: ...
-
 
 async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> None:
+    """Give the click to the games cog; discord.py hands dynamic items an interaction of any client."""
+    from bot.exts.games.cog import GamesCog  # the cog module imports this one
+
     client = interaction.client
-    handler = client.get_cog(GAMES_COG) if isinstance(client, commands.Bot) else None
-    if isinstance(handler, ClickHandler):
-        await handler.on_click(interaction, click)
+    cog = client.get_cog(GAMES_COG) if isinstance(client, TicTacToeBot) else None
+    if isinstance(cog, GamesCog):
+        await cog.on_click(cast(Interaction, interaction), click)
     elif not interaction.response.is_done():
-        await interaction.response.send_message(
-            "The game is not available right now; please try again in a moment.", ephemeral=True
-        )
+        await interaction.response.send_message(render.UNAVAILABLE, ephemeral=True)
 
 
 class CellButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"{PREFIX}:cell:{_ID}:(?P<ply>[0-9]{{1,2}}):(?P<cell>[0-9]{{1,2}})",
+    template=CELL_TEMPLATE,
 ):
     """One cell of the board; its row in the message is its row on the board."""
 
@@ -90,8 +65,7 @@ class CellButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        click = Click(Action.CELL, int(match["game"]), int(match["ply"]), int(match["cell"]))
-        return cls(click, label="?", style=discord.ButtonStyle.secondary, disabled=False, row=0)
+        return cls(cell_click(match), label="?", style=discord.ButtonStyle.secondary, disabled=False, row=0)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _hand_over(interaction, self.click)
@@ -99,7 +73,7 @@ class CellButton(
 
 class ControlButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"{PREFIX}:(?P<action>resign|rematch|accept|decline):{_ID}",
+    template=CONTROL_TEMPLATE,
 ):
     """Resign, Rematch, Accept or Decline: an action on the whole game."""
 
@@ -122,7 +96,7 @@ class ControlButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        return cls(Click(Action(match["action"]), int(match["game"])), row=0)
+        return cls(control_click(match), row=0)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _hand_over(interaction, self.click)
@@ -131,9 +105,27 @@ class ControlButton(
 DYNAMIC_ITEMS: tuple[type[CellButton] | type[ControlButton], ...] = (CellButton, ControlButton)
 
 
-def is_known_custom_id(custom_id: str) -> bool:
-    """Whether one of this module's button classes will handle a click with this custom id."""
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+def _button_ids(message: discord.Message | None) -> list[str]:
+    if message is None:
+        return []
+    ids = []
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None)
+            if isinstance(custom_id, str):
+                ids.append(custom_id)
+    return ids
+
+
+def has_button(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether the message has a button with this custom id."""
+    return custom_id in _button_ids(message)
+
+
+def shown_game(message: discord.Message | None) -> int | None:
+    """The game whose buttons a message shows; None when it shows none (or, never, several)."""
+    games = {click.game_id for click in map(parse_custom_id, _button_ids(message)) if click is not None}
+    return games.pop() if len(games) == 1 else None
 
 
 def _cell_style(game: GameView, cell: int) -> discord.ButtonStyle:

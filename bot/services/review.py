@@ -1,0 +1,98 @@
+"""The post-game review: the perfect engine's verdict on every move of a stored game.
+
+A review is asked for many times and a game is finished once, so each finished
+game's review is computed once and kept (:class:`ReviewCache`). The positions are
+analysed one at a time through the :class:`EnginePool`: table-answered positions
+(3x3, the 4x4 opening) inline, deeper ones in the pool, so a long 5x5 review
+never holds the pool for more than one position and bot moves interleave with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+
+from bot.engine import Board, format_cell
+from bot.services.engine_pool import EnginePool
+from bot.services.results import GameHistory, GameReview, MoveReview, Verdict
+
+MIN_POSITION_BUDGET_MS = 100
+"""The least search time a position of a big board gets, however long the game."""
+
+
+def position_budget(total_ms: int, positions: int) -> int:
+    """Each position's share of a review's time budget (which only 5x5 searches use up)."""
+    return max(MIN_POSITION_BUDGET_MS, total_ms // max(1, positions))
+
+
+async def review_moves(engine: EnginePool, history: GameHistory, budget_ms: int) -> GameReview:
+    """Analyse the position before each move of ``history`` and judge the move played there."""
+    game = history.game
+    board = Board.empty(game.size)
+    per_position = position_budget(budget_ms, len(history.moves))
+    reviewed: list[MoveReview] = []
+    for move in history.moves:
+        analysis = await engine.analyze(board, per_position)
+        played = analysis.verdict(move.cell)
+        if analysis.value is None or analysis.plies is None or played is None:
+            raise ValueError(f"game {game.id}: move {move.ply} ({move.name}) does not fit the stored board")
+        reviewed.append(
+            MoveReview(
+                ply=move.ply,
+                cell=move.cell,
+                name=move.name,
+                mark=move.mark,
+                player=game.x if move.mark is game.x.mark else game.o,
+                before=Verdict(analysis.value, analysis.plies),
+                after=Verdict(played.value, played.plies),
+                best=analysis.best,
+                best_names=tuple(format_cell(cell, game.size) for cell in analysis.best),
+                exact=analysis.exact,
+            )
+        )
+        board = board.play(move.cell)
+    return GameReview(game, tuple(reviewed))
+
+
+class ReviewCache:
+    """Reviews of games that are over, by game id: each computed once, the most recent kept.
+
+    Requests for a review still being computed wait for that computation rather
+    than starting another.
+    """
+
+    def __init__(self, capacity: int = 2048) -> None:
+        self.capacity = capacity
+        self._done: OrderedDict[int, GameReview] = OrderedDict()
+        self._running: dict[int, asyncio.Future[GameReview]] = {}
+
+    def __len__(self) -> int:
+        return len(self._done)
+
+    async def get(self, game_id: int, compute: Callable[[], Awaitable[GameReview]]) -> GameReview:
+        done = self._done.get(game_id)
+        if done is not None:
+            self._done.move_to_end(game_id)
+            return done
+        running = self._running.get(game_id)
+        if running is not None:
+            return await asyncio.shield(running)
+        future: asyncio.Future[GameReview] = asyncio.get_running_loop().create_future()
+        self._running[game_id] = future
+        try:
+            review = await compute()
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved here, so a future nobody else awaited logs nothing
+            raise
+        finally:
+            del self._running[game_id]
+        future.set_result(review)
+        self._done[game_id] = review
+        if len(self._done) > self.capacity:
+            self._done.popitem(last=False)
+        return review
