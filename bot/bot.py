@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from bot.composition import build_service, service_settings
 from bot.config import Settings
+from bot.exts.translator import CommandTranslator
 from bot.services import GameService
 from bot.shutdown import InFlight, InteractionGate
 
@@ -72,6 +73,7 @@ class TicTacToeBot(commands.Bot):
             await self._use_gateway_of_api()
         self._service = self._build_service()
         self._engine_start = asyncio.create_task(self._start_engine(self._service), name="engine-warm-up")
+        await self.tree.set_translator(CommandTranslator())
         await self.load_extension(GAMES_EXTENSION)
         if self.settings.sync_commands:
             await self._sync_commands()

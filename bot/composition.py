@@ -11,6 +11,7 @@ import random
 from bot.config import Settings
 from bot.db import Database
 from bot.services import EnginePool, GameService, GuildShards, ServiceSettings
+from bot.services.picture_pool import PicturePool
 
 
 def service_settings(settings: Settings) -> ServiceSettings:
@@ -38,6 +39,7 @@ def build_service(
     tuned: ServiceSettings | None = None,
     *,
     engine: EnginePool | None = None,
+    pictures: PicturePool | None = None,
     rng: random.Random | None = None,
 ) -> GameService:
     """The game service over ``settings.database_url``.
@@ -48,4 +50,4 @@ def build_service(
     chosen = service_settings(settings) if tuned is None else tuned
     database = Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
     pool = engine or EnginePool(chosen.engine_workers, chosen.engine_budget_ms)
-    return GameService(database, chosen, engine=pool, rng=rng)
+    return GameService(database, chosen, engine=pool, pictures=pictures, rng=rng)

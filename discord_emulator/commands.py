@@ -43,7 +43,7 @@ class CommandRegistry:
             "name_localizations": payload.get("name_localizations"),
             "description": payload.get("description", "") if kind == CHAT_INPUT else "",
             "description_localizations": payload.get("description_localizations"),
-            "default_member_permissions": payload.get("default_member_permissions"),
+            "default_member_permissions": _permissions_text(payload.get("default_member_permissions")),
             "dm_permission": payload.get("dm_permission", True),
             "contexts": payload.get("contexts"),
             "integration_types": payload.get("integration_types") or [0],
@@ -104,3 +104,8 @@ class CommandRegistry:
             if found is not None:
                 return found
         return self._scopes.get(None, {}).get((kind, name))
+
+
+def _permissions_text(value: Any) -> str | None:
+    """Discord answers a permission set as a decimal string, whichever way it was sent."""
+    return None if value is None else str(int(value))

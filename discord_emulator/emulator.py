@@ -10,7 +10,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from aiohttp import web
 
@@ -19,6 +19,7 @@ from .faults import FaultInjector, RestFault
 from .gateway import GatewayServer, GatewaySession
 from .interactions import Interaction, InteractionFactory
 from .models import TEXT_CHANNEL, Channel, Guild, Member, Message, Role, User
+from .openapi import ApiSpec, SpecViolation, unclaimed
 from .permissions import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS
 from .records import GatewayRecord, RestCall
 from .rest import RestServer
@@ -61,6 +62,7 @@ class DiscordEmulator:
         callback_deadline: float | None = 3.0,
         interaction_token_ttl: float = 900.0,
         recommended_shards: int = 1,
+        api_spec: ApiSpec | Literal["env"] | None = "env",
     ) -> None:
         self.notifier = Notifier()
         self.world = World(self.notifier, bot_name=bot_name)
@@ -78,8 +80,15 @@ class DiscordEmulator:
         self.recommended_shards = recommended_shards
         self.session_starts_remaining = 1000
         self.faults = FaultInjector()
+        self.api_spec = ApiSpec.from_env() if api_spec == "env" else api_spec
+        """Discord's API description every REST request is checked against: by default the file named
+        by ``$DISCORD_API_SPEC`` (see :mod:`discord_emulator.openapi`); None checks nothing."""
         self.rest = RestServer(
-            self.notifier, self.faults, token=self.token, new_id=self.world.snowflakes.next
+            self.notifier,
+            self.faults,
+            token=self.token,
+            new_id=self.world.snowflakes.next,
+            spec=self.api_spec,
         )
         self.gateway = GatewayServer(self.world, self.notifier, token=self.token)
         self.gateway.heartbeat_interval_ms = heartbeat_interval_ms
@@ -162,11 +171,14 @@ class DiscordEmulator:
         channels: Sequence[str] = ("general",),
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        preferred_locale: str = "en-US",
         with_bot: bool = True,
     ) -> Guild:
         """A guild with the bot in it; ``shard=(id, count)`` places it on that shard.
 
         ``with_bot=False``: a server that did not add the bot, reached only by its members' user installs.
+        ``preferred_locale`` is the server's language (Discord reports it as ``guild_locale``; servers
+        that are not Community servers report ``en-US``).
         """
         return self.world.create_guild(
             name,
@@ -175,6 +187,7 @@ class DiscordEmulator:
             channels=channels,
             bot_permissions=bot_permissions,
             everyone_permissions=everyone_permissions,
+            preferred_locale=preferred_locale,
             with_bot=with_bot,
         )
 
@@ -311,14 +324,17 @@ class DiscordEmulator:
         *,
         version: int | None = None,
         force: bool = False,
+        locale: str = "en-US",
     ) -> Interaction:
         """``user`` clicks button ``custom_id`` of ``message`` (refused if absent/disabled unless forced).
+
+        ``locale`` is the clicking user's Discord language, sent as the interaction's ``locale``.
 
         ``version=k`` clicks the message as it looked at ``message.history[k]``: a stale board in a client
         that has not caught up with later edits (the button must have been enabled then).
         """
         return await self.send_interaction(
-            self._factory.component(message, custom_id, user, version=version, force=force)
+            self._factory.component(message, custom_id, user, version=version, force=force, locale=locale)
         )
 
     async def select(
@@ -509,6 +525,19 @@ class DiscordEmulator:
     @property
     def sessions(self) -> list[GatewaySession]:
         return self.gateway.sessions
+
+    @property
+    def spec_violations(self) -> list[SpecViolation]:
+        """Every request Discord's API description refused (each was answered 400, code 50035)."""
+        return list(self.rest.spec_violations)
+
+    def take_spec_violations(self) -> list[SpecViolation]:
+        """The violations so far, claimed: a test that provokes them on purpose takes them, and
+        the pytest fixtures (:mod:`discord_emulator.fixtures`) fail a test that leaves any."""
+        taken = list(self.rest.spec_violations)
+        self.rest.spec_violations.clear()
+        unclaimed[:] = [violation for violation in unclaimed if all(violation is not t for t in taken)]
+        return taken
 
     def calls(
         self, method: str | None = None, route: str | None = None, *, status: int | None = None

@@ -17,6 +17,27 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from .emulator import DiscordEmulator
+from .openapi import SPEC_ENV, SPEC_SOURCE, ApiSpec, unclaimed
+
+
+@pytest.fixture
+def api_spec() -> ApiSpec:
+    """Discord's API description from ``$DISCORD_API_SPEC``; the test is skipped without it."""
+    spec = ApiSpec.from_env()
+    if spec is None:
+        pytest.skip(f"set {SPEC_ENV} to Discord's openapi.json, from {SPEC_SOURCE}")
+    return spec
+
+
+@pytest.fixture
+def no_spec_violations() -> Iterator[None]:
+    """Fail the test if any emulator answered a request of it with a violation of Discord's API
+    description and the test did not claim it (``emu.take_spec_violations()``); use it autouse."""
+    yield
+    if unclaimed:
+        found = "\n".join(str(violation) for violation in unclaimed)
+        unclaimed.clear()
+        pytest.fail(f"requests that Discord would refuse (400, code 50035):\n{found}", pytrace=False)
 
 
 @pytest.fixture

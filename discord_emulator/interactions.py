@@ -521,6 +521,7 @@ class InteractionFactory:
         values: list[str] | None = None,
         version: int | None = None,
         force: bool = False,
+        locale: str = "en-US",
     ) -> Interaction:
         """``version`` clicks the message as it was then (a client that has not seen later edits)."""
         user = actor.user if isinstance(actor, Member) else actor
@@ -546,7 +547,14 @@ class InteractionFactory:
             else self._place_owners(message.channel)
         )
         it = self._envelope(
-            MESSAGE_COMPONENT, message.channel, actor, data, owners=owners, message=message, force=force
+            MESSAGE_COMPONENT,
+            message.channel,
+            actor,
+            data,
+            owners=owners,
+            message=message,
+            locale=locale,
+            force=force,
         )
         if version is not None:
             seen = message.history[version]

@@ -27,6 +27,10 @@ class RestCall:
     responded_at: float | None = None
     fault: str | None = None
     """Set when an injected fault answered this call instead of the emulator."""
+    checked_as: str | None = None
+    """The operation id of Discord's API description the request was checked against, if any."""
+    violation: str | None = None
+    """Set when Discord's API description refuses the request (answered 400, code 50035)."""
 
     @property
     def ok(self) -> bool:
@@ -34,7 +38,8 @@ class RestCall:
 
     def __repr__(self) -> str:
         fault = f" fault={self.fault}" if self.fault else ""
-        return f"<RestCall {self.method} {self.path} -> {self.status}{fault}>"
+        violation = " violates the API description" if self.violation else ""
+        return f"<RestCall {self.method} {self.path} -> {self.status}{fault}{violation}>"
 
 
 @dataclass

@@ -13,8 +13,9 @@ from typing import Any
 
 from aiohttp import web
 
-from .errors import INVALID_JSON, DiscordHTTPError
+from .errors import INVALID_FORM_BODY, INVALID_JSON, DiscordHTTPError
 from .faults import FaultInjector, RestFault
+from .openapi import ApiSpec, SpecViolation, unclaimed
 from .records import RestCall
 from .uploads import Uploads
 from .waiting import Notifier
@@ -71,11 +72,20 @@ def _bucket(route: Route) -> str:
 
 class RestServer:
     def __init__(
-        self, notifier: Notifier, faults: FaultInjector, *, token: str, new_id: Callable[[], int]
+        self,
+        notifier: Notifier,
+        faults: FaultInjector,
+        *,
+        token: str,
+        new_id: Callable[[], int],
+        spec: ApiSpec | None = None,
     ) -> None:
         self.notifier = notifier
         self.faults = faults
         self.token = token
+        self.spec = spec
+        """Discord's API description every request is checked against (None: no check)."""
+        self.spec_violations: list[SpecViolation] = []
         self.log: list[RestCall] = []
         self.uploads = Uploads(new_id)
         """Every file uploaded with a message, kept to be opened by tests and served at its URL."""
@@ -146,6 +156,14 @@ class RestServer:
         if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
             return self._finish(call, 401, {"message": "401: Unauthorized", "code": 0}, headers)
 
+        if self.spec is not None:
+            violation = self._check_spec(route, call)
+            if violation is not None:
+                body = DiscordHTTPError(
+                    400, INVALID_FORM_BODY, "Invalid Form Body", violation.form_errors().errors
+                ).body()
+                return self._finish(call, 400, body, headers)
+
         fault = self.faults.take(call)
         if fault is not None:
             response = await self._apply_fault(fault, call, request, headers)
@@ -163,6 +181,20 @@ class RestServer:
             self.notifier.notify()
             return web.Response(status=500)
         return self._finish(call, result.status, result.body, headers)
+
+    def _check_spec(self, route: Route, call: RestCall) -> SpecViolation | None:
+        """Check ``call`` against the description; record and return the violation, if any."""
+        assert self.spec is not None
+        operation = self.spec.operation(route.method, route.template)
+        if operation is None:
+            return None
+        call.checked_as = operation.operation_id
+        violation = operation.check(call.method, call.path, call.query, call.json)
+        if violation is not None:
+            call.violation = str(violation)
+            self.spec_violations.append(violation)
+            unclaimed.append(violation)
+        return violation
 
     async def _apply_fault(
         self, fault: RestFault, call: RestCall, request: web.Request, headers: dict[str, str]

@@ -31,6 +31,46 @@ STRING, INTEGER, NUMBER = 3, 4, 10
 
 _EMBED_LIMITS = {"title": 256, "description": 4096}
 
+LOCALES = frozenset(
+    [
+        "ar",
+        "bg",
+        "cs",
+        "da",
+        "de",
+        "el",
+        "en-GB",
+        "en-US",
+        "es-419",
+        "es-ES",
+        "fi",
+        "fr",
+        "he",
+        "hi",
+        "hr",
+        "hu",
+        "id",
+        "it",
+        "ja",
+        "ko",
+        "lt",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "ru",
+        "sv-SE",
+        "th",
+        "tr",
+        "uk",
+        "vi",
+        "zh-CN",
+        "zh-TW",
+    ]
+)
+"""Discord's locales (AvailableLocalesEnum), the keys of every ``*_localizations`` map."""
+
 
 def _too_long(errors: FormErrors, path: tuple[str | int, ...], limit: int) -> None:
     errors.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
@@ -270,6 +310,7 @@ def _check_chat_input(
     description = str(item.get("description") or "")
     if not 1 <= len(description) <= 100:
         errors.add((*path, "description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+    _check_localizations(item, path, errors)
     options = item.get("options") or []
     if len(options) > 25:
         errors.add((*path, "options"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
@@ -307,6 +348,37 @@ def _check_chat_input(
             optional_seen = True
 
 
+def _check_localizations(item: dict[str, Any], path: tuple[str | int, ...], errors: FormErrors) -> None:
+    """A command's or option's ``name_localizations`` (valid names) and ``description_localizations``."""
+    names = item.get("name_localizations")
+    _check_localization_map(names, path, "name", 32, errors)
+    for locale, name in (names or {}).items():
+        if isinstance(name, str) and (not COMMAND_NAME.match(name) or name != name.lower()):
+            errors.add(
+                (*path, "name_localizations", locale),
+                "APPLICATION_COMMAND_INVALID_NAME",
+                "Command name is invalid",
+            )
+    _check_localization_map(item.get("description_localizations"), path, "description", 100, errors)
+
+
+def _check_localization_map(
+    value: Any, path: tuple[str | int, ...], field: str, limit: int, errors: FormErrors
+) -> None:
+    """A map from Discord locale to a text of 1 to ``limit`` characters (null is allowed)."""
+    if value is None:
+        return
+    where = (*path, f"{field}_localizations")
+    if not isinstance(value, dict):
+        errors.add(where, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
+        return
+    for locale, text in value.items():
+        if locale not in LOCALES:
+            errors.add((*where, locale), "LOCALE_INVALID", f"Invalid locale {locale!r}")
+        elif not isinstance(text, str) or not 1 <= len(text) <= limit:
+            errors.add((*where, locale), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {limit} in length.")
+
+
 def _check_chat_input_leaf(option: dict[str, Any], path: tuple[str | int, ...], errors: FormErrors) -> None:
     name = str(option.get("name") or "")
     if not COMMAND_NAME.match(name) or name != name.lower():
@@ -314,7 +386,12 @@ def _check_chat_input_leaf(option: dict[str, Any], path: tuple[str | int, ...], 
     description = str(option.get("description") or "")
     if not 1 <= len(description) <= 100:
         errors.add((*path, "description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+    _check_localizations(option, path, errors)
     choices = option.get("choices") or []
+    for index, choice in enumerate(choices):
+        _check_localization_map(
+            choice.get("name_localizations"), (*path, "choices", index), "name", 100, errors
+        )
     if len(choices) > 25:
         errors.add((*path, "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
     if choices and option.get("autocomplete"):

@@ -107,6 +107,7 @@ class World:
         channels: Sequence[str] = ("general",),
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        preferred_locale: str = "en-US",
         with_bot: bool = True,
     ) -> Guild:
         """A guild the bot has joined, with @everyone, the bot's managed role and the given text channels.
@@ -117,7 +118,13 @@ class World:
         reach the app only through a user install.
         """
         owner = owner or self.create_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = Guild(id=self.snowflakes.next(shard=shard), name=name, owner_id=owner.id, with_bot=with_bot)
+        guild = Guild(
+            id=self.snowflakes.next(shard=shard),
+            name=name,
+            owner_id=owner.id,
+            preferred_locale=preferred_locale,
+            with_bot=with_bot,
+        )
         guild.roles[guild.id] = Role(
             id=guild.id, guild_id=guild.id, name="@everyone", permissions=everyone_permissions
         )

@@ -15,17 +15,23 @@ import subprocess
 import sys
 import sysconfig
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from bot.db.migrate import head_revision
+from bot.i18n import TRANSLATED
 
 REPO = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 BUILD_GUARD = 180.0
 """Failure guard for building and installing the wheel (the build may first fetch setuptools)."""
+
+
+LOCALES = REPO / "bot" / "locales"
+"""Catalogues (data the build compiles into the wheel), not a package."""
 
 
 def source_packages() -> set[str]:
@@ -35,6 +41,8 @@ def source_packages() -> set[str]:
     for name, root in roots.items():
         for folder in [root, *(p for p in root.rglob("*") if p.is_dir())]:
             if folder.name == "__pycache__" or not any(p.is_file() for p in folder.iterdir()):
+                continue
+            if folder.is_relative_to(LOCALES):
                 continue
             found.add(".".join([name, *folder.relative_to(root).parts]))
     return found
@@ -68,11 +76,16 @@ def test_a_regular_install_of_the_wheel_migrates_a_database(tmp_path: Path) -> N
     source = tmp_path / "source"  # a clean copy: no build/ or egg-info of earlier builds gets in
     for folder in ("bot", "migrations"):
         shutil.copytree(REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(REPO / name, source / name)
     wheels = tmp_path / "wheels"
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", wheels, source, cwd=tmp_path)
     (wheel,) = wheels.glob("ttt_bot-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    for language in TRANSLATED:
+        assert f"bot/locales/{language.catalogue}/LC_MESSAGES/messages.mo" in names, language.code
+    assert not any(name.endswith((".po", ".pot")) for name in names), "only compiled catalogues ship"
 
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path)
@@ -100,6 +113,13 @@ def test_a_regular_install_of_the_wheel_migrates_a_database(tmp_path: Path) -> N
     where = "from bot.db.migrate import MIGRATIONS_DIR; print(MIGRATIONS_DIR)"
     located = run(python, "-c", where, cwd=workdir, env=env)
     assert Path(located.stdout.strip()).is_relative_to(venv), "the installed copy, not the source tree"
+
+    speak = (
+        "from bot.i18n import texts_for_locale; from bot.i18n.catalogues import LOCALES_DIR; "
+        "print(LOCALES_DIR); print(texts_for_locale('de').gettext('This game is over.'))"
+    )
+    spoken = run(python, "-c", speak, cwd=workdir, env=env).stdout.splitlines()
+    assert Path(spoken[0]).is_relative_to(venv) and spoken[1] == "Dieses Spiel ist vorbei."
 
     done = run(venv / "bin" / "ttt-bot", "migrate", cwd=workdir, env=env)
     assert "is on the newest schema" in done.stdout

@@ -17,6 +17,7 @@ from bot.cli.session import SessionUnavailable
 from bot.config import Settings
 from bot.engine import Outcome
 from bot.services import EnginePool, GameReview, GameService, GameView, MoveReview, Refusal, Replay, Verdict
+from bot.services.picture_pool import PicturePool
 
 
 def review_record(game_id: int, move: MoveReview) -> dict[str, Any]:
@@ -107,16 +108,15 @@ def review_lines(review: GameReview) -> list[str]:
     return lines + [move_line(move) for move in review.moves]
 
 
-def _thread_engine(settings: Settings) -> tuple[EnginePool, ThreadPoolExecutor]:
-    """The engine on one thread of this process: one position at a time, no worker to start."""
-    thread = ThreadPoolExecutor(1, thread_name_prefix="engine")
-    return EnginePool(1, settings.engine_budget_ms, executor=thread), thread
-
-
 async def _with_service(settings: Settings, game_id: int, replay: bool) -> GameReview | Replay:
-    engine, thread = _thread_engine(settings)
+    """Ask the service on a worker thread of this process: one question, no worker process to start."""
+    thread = ThreadPoolExecutor(1, thread_name_prefix="terminal")
+    engine = EnginePool(1, settings.engine_budget_ms, executor=thread)
+    pictures = PicturePool(thread)
     try:
-        async with terminal_service(settings, budget_ms=settings.engine_budget_ms, engine=engine) as service:
+        async with terminal_service(
+            settings, budget_ms=settings.engine_budget_ms, engine=engine, pictures=pictures
+        ) as service:
             return await _ask(service, game_id, replay)
     finally:
         thread.shutdown(wait=True, cancel_futures=True)

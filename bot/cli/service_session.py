@@ -37,6 +37,7 @@ from bot.composition import build_service, service_settings
 from bot.config import Settings
 from bot.engine import Board, Level, Mark
 from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
+from bot.services.picture_pool import PicturePool
 from bot.services.refusals import GameRunning, Refusal
 from bot.states import EndReason
 
@@ -270,7 +271,12 @@ async def _started(service: GameService, engine: _WatchedEngine, options: PlayOp
 
 @contextlib.asynccontextmanager
 async def terminal_service(
-    settings: Settings, *, budget_ms: int, engine: EnginePool | None = None, seed: int | None = None
+    settings: Settings,
+    *,
+    budget_ms: int,
+    engine: EnginePool | None = None,
+    pictures: PicturePool | None = None,
+    seed: int | None = None,
 ) -> AsyncIterator[GameService]:
     """The game service over the database at ``settings.database_url``, closed at the end.
 
@@ -282,7 +288,11 @@ async def terminal_service(
     if problem is not None:
         raise SessionUnavailable(problem)
     service = build_service(
-        settings, terminal_settings(settings, budget_ms), engine=engine, rng=random.Random(seed)
+        settings,
+        terminal_settings(settings, budget_ms),
+        engine=engine,
+        pictures=pictures,
+        rng=random.Random(seed),
     )
     try:
         yield service

@@ -2,7 +2,7 @@
 
 from bot.db.database import Database, create_engine, is_sqlite
 from bot.db.errors import DatabaseUnavailable
-from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, RatingChange
+from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, RatingChange, ServerSettings
 from bot.db.repository import Repository
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Repository",
+    "ServerSettings",
     "create_engine",
     "is_sqlite",
 ]

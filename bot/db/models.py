@@ -120,6 +120,8 @@ class Game(Base):
     deadline: Mapped[datetime | None] = mapped_column(UtcDateTime)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     message_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    starter_locale: Mapped[str | None] = mapped_column(String(16))
+    """The Discord locale of the player who started the game: its public language outside servers."""
     interactions_only: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     """Where the bot has no access of its own (a group DM, a server without it): the board can only
     be edited in answer to a click or command, never by the bot alone."""
@@ -162,6 +164,20 @@ class Rating(Base):
     losses: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     draws: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     best_rating: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class ServerSettings(Base):
+    """A server's choices for the bot; a server that never chose has no row.
+
+    ``language`` is the code of the language public game messages use there; null means the
+    server's own Discord locale.
+    """
+
+    __tablename__ = "server_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    language: Mapped[str | None] = mapped_column(String(16))
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
 
 

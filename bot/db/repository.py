@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from bot.db.models import Game, Move, Player, Rating, RatingChange
+from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings
 from bot.db.transitions import columns
 from bot.states import LIVE_STATUSES, GameStatus, Transition
 
@@ -31,7 +31,7 @@ class Repository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    def _insert(self, model: type[Player] | type[Rating]) -> Any:
+    def _insert(self, model: type[Player] | type[Rating] | type[ServerSettings]) -> Any:
         """An INSERT that supports ``on_conflict_do_*`` on the session's dialect."""
         dialect = self.session.get_bind().dialect.name
         module: Any = postgresql if dialect == "postgresql" else sqlite
@@ -317,3 +317,19 @@ class Repository:
             .where(Rating.scope == scope, Rating.games >= min_games, Rating.rating > own.rating)
         )
         return int(result.scalar_one()) + 1
+
+    # Server settings
+
+    async def server_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its public messages; None when it never chose, or chose auto."""
+        result = await self.session.execute(
+            select(ServerSettings.language).where(ServerSettings.guild_id == guild_id)
+        )
+        return result.scalar_one_or_none()
+
+    async def set_server_language(self, guild_id: int, language: str | None, now: datetime) -> None:
+        statement = self._insert(ServerSettings).values(guild_id=guild_id, language=language, updated_at=now)
+        statement = statement.on_conflict_do_update(
+            index_elements=[ServerSettings.guild_id], set_={"language": language, "updated_at": now}
+        )
+        await self.session.execute(statement)

@@ -13,8 +13,9 @@ a PostgreSQL database.
 :class:`GameService` is the one entry point; the work is done by its parts, one
 module per concern: :mod:`~bot.services.starting` (games, challenges, rematches),
 :mod:`~bot.services.moves` (moves and the bot's replies), :mod:`~bot.services.endings`
-(resignation, cancel, deadlines), :mod:`~bot.services.queries` (reading) and
-:mod:`~bot.services.reviewing` (reviews, replays, charts), over the shared
+(resignation, cancel, deadlines), :mod:`~bot.services.queries` (reading),
+:mod:`~bot.services.reviewing` (reviews, replays, charts) and :mod:`~bot.services.servers`
+(server settings), over the shared
 :mod:`~bot.services.core`.
 """
 
@@ -29,6 +30,7 @@ from bot.services.core import ServiceCore
 from bot.services.endings import Endings
 from bot.services.engine_pool import EnginePool
 from bot.services.moves import Moves
+from bot.services.picture_pool import PicturePool
 from bot.services.queries import Queries
 from bot.services.results import (
     Actor,
@@ -44,6 +46,7 @@ from bot.services.results import (
     Replay,
 )
 from bot.services.reviewing import Reviewing
+from bot.services.servers import Servers
 from bot.services.settings import Clock, ServiceSettings, utc_now
 from bot.services.starting import Starting
 
@@ -57,6 +60,7 @@ class GameService:
         settings: ServiceSettings | None = None,
         *,
         engine: EnginePool | None = None,
+        pictures: PicturePool | None = None,
         clock: Clock = utc_now,
         rng: random.Random | None = None,
     ) -> None:
@@ -68,12 +72,14 @@ class GameService:
         self._starting = Starting(core, self._moves)
         self._endings = Endings(core)
         self._queries = Queries(core)
-        self._reviewing = Reviewing(core)
+        self.pictures = pictures or PicturePool()
+        self._reviewing = Reviewing(core, self.pictures)
+        self._servers = Servers(core)
 
     async def close(self) -> None:
-        """Stop the engine pool and the pictures thread, and close the database connections."""
+        """Stop the engine and pictures workers, and close the database connections."""
         self.engine.close()
-        self._reviewing.close()
+        self.pictures.close()
         await self.database.close()
 
     # Starting games
@@ -233,7 +239,7 @@ class GameService:
     async def replay(
         self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
     ) -> Replay:
-        """A game that is over, with its animated GIF (drawn in a thread, off the event loop)."""
+        """A game that is over, with its animated GIF (drawn in the pictures worker, off the event loop)."""
         return await self._reviewing.replay(game_id, place, user_id)
 
     async def finished_games(self, place: Place, asker_id: int, user_id: int) -> FinishedGames:
@@ -256,3 +262,26 @@ class GameService:
     async def stats(self, user_id: int, guild_id: int | None = None) -> PlayerStats:
         """A player's records, streaks, ratings (this server's and global) and recent games."""
         return await self._queries.stats(user_id, guild_id)
+
+    # Server settings
+
+    async def server_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its public messages (a code of :mod:`bot.i18n`), None for auto.
+
+        Kept in memory once read: a server's interactions all reach the one process that
+        serves its shard, and that process is where the setting changes.
+        """
+        return await self._servers.server_language(guild_id)
+
+    async def server_settings(self, guild_id: int | None, *, may_manage: bool) -> str | None:
+        """The language a server chose, for a member who may manage it (see :meth:`set_server_language`)."""
+        return await self._servers.server_settings(guild_id, may_manage)
+
+    async def set_server_language(
+        self, guild_id: int | None, language: str | None, *, may_manage: bool
+    ) -> str | None:
+        """Choose the language of a server's public messages; None goes back to the server's own locale.
+
+        Only members who may manage the server (``may_manage``) can, and only in a server.
+        """
+        return await self._servers.set_server_language(guild_id, language, may_manage)

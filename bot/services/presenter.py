@@ -47,5 +47,6 @@ def game_view(game: Game, board: Board, names: Mapping[int, str], bot_name: str)
         message_channel_id=game.message_channel_id,
         created_at=game.created_at,
         finished_at=game.finished_at,
+        starter_locale=game.starter_locale,
         interactions_only=game.interactions_only,
     )

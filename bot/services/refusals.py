@@ -8,13 +8,15 @@ Each class's ``template`` is an English sentence with ``{named}`` placeholders; 
 also the gettext msgid under which translations are looked up, so an adapter shows
 ``gettext(template).format(**params)``. A refusal that counts something also has a
 ``plural`` msgid and a ``count`` for ``ngettext``. ``str(refusal)`` is the English
-sentence. Params hold raw values (display names unescaped): escaping them is the
-adapter's business.
+sentence. The templates are marked (:func:`bot.i18n.N_`) for the catalogues' extraction.
+Params hold raw values (display names unescaped): escaping them is the adapter's business.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
+
+from bot.i18n import N_, N_plural
 
 
 def _letters(size: int) -> str:
@@ -25,7 +27,7 @@ def _letters(size: int) -> str:
 class Refusal(Exception):
     """Base class: a refused request with one sentence for the user."""
 
-    template: ClassVar[str] = "That can't be done right now."
+    template: ClassVar[str] = N_("That can't be done right now.")
     plural: ClassVar[str | None] = None
     """The plural msgid of ``template`` when the sentence counts something; see :attr:`count`."""
 
@@ -54,30 +56,30 @@ class OutdatedBoard(Refusal):
 
 
 class StaleBoard(OutdatedBoard):
-    template = "That board is out of date: the game has moved on since."
+    template = N_("That board is out of date: the game has moved on since.")
 
 
 class GameOver(OutdatedBoard):
-    template = "This game is over."
+    template = N_("This game is over.")
 
 
 class NotPending(OutdatedBoard):
-    template = "That challenge has already been answered or has expired."
+    template = N_("That challenge has already been answered or has expired.")
 
 
 # Finding the game a request is about.
 
 
 class NoGame(Refusal):
-    template = "There is no game running in this channel."
+    template = N_("There is no game running in this channel.")
 
 
 class GameElsewhere(NoGame):
-    template = "That game is not in this channel."
+    template = N_("That game is not in this channel.")
 
 
 class UnknownGame(NoGame):
-    template = "That game does not exist."
+    template = N_("That game does not exist.")
 
 
 class NoGameNumbered(UnknownGame):
@@ -121,11 +123,11 @@ class CannotMove(Refusal):
 
 
 class NotStarted(CannotMove):
-    template = "The challenge has not been accepted yet."
+    template = N_("The challenge has not been accepted yet.")
 
 
 class NotYourTurn(CannotMove):
-    template = "It is not your turn: {name} ({mark}) is to move."
+    template = N_("It is not your turn: {name} ({mark}) is to move.")
 
     def __init__(self, name: str, mark: str) -> None:
         super().__init__(name=name, mark=mark)
@@ -134,38 +136,38 @@ class NotYourTurn(CannotMove):
 class OpponentToMove(NotYourTurn):
     """The opponent on turn has no known display name."""
 
-    template = "It is not your turn: your opponent ({mark}) is to move."
+    template = N_("It is not your turn: your opponent ({mark}) is to move.")
 
     def __init__(self, mark: str) -> None:
         Refusal.__init__(self, mark=mark)
 
 
 class BotToMove(CannotMove):
-    template = "Wait for my move; it is not your turn yet."
+    template = N_("Wait for my move; it is not your turn yet.")
 
 
 class BadCell(CannotMove):
     """A cell that names no cell of the board."""
 
-    template = "There is no cell {cell} on a {size}x{size} board. Name a cell as 1-{cells} or a1-{last}."
+    template = N_("There is no cell {cell} on a {size}x{size} board. Name a cell as 1-{cells} or a1-{last}.")
 
     def __init__(self, cell: str, size: int) -> None:
         super().__init__(cell=cell, size=size, cells=size * size, last=_letters(size))
 
 
 class NotACell(BadCell):
-    template = "'{cell}' is not a cell. Name a cell as 1-{cells} or a1-{last}."
+    template = N_("'{cell}' is not a cell. Name a cell as 1-{cells} or a1-{last}.")
 
 
 class NoCellGiven(BadCell):
-    template = "Name a cell as 1-{cells} or a1-{last}; you gave nothing."
+    template = N_("Name a cell as 1-{cells} or a1-{last}; you gave nothing.")
 
     def __init__(self, size: int) -> None:
         super().__init__("", size)
 
 
 class CellTaken(CannotMove):
-    template = "That cell ({cell}) is already taken."
+    template = N_("That cell ({cell}) is already taken.")
 
     def __init__(self, cell: str) -> None:
         super().__init__(cell=cell)
@@ -175,15 +177,15 @@ class CellTaken(CannotMove):
 
 
 class NotAPlayer(Refusal):
-    template = "You are not playing in this game."
+    template = N_("You are not playing in this game.")
 
 
 class NotRematchPlayer(NotAPlayer):
-    template = "Only the players of that game can ask for a rematch."
+    template = N_("Only the players of that game can ask for a rematch.")
 
 
 class NotChallenged(Refusal):
-    template = "Only {name} can answer this challenge."
+    template = N_("Only {name} can answer this challenge.")
 
     def __init__(self, name: str) -> None:
         super().__init__(name=name)
@@ -192,28 +194,28 @@ class NotChallenged(Refusal):
 class NotChallengedUnnamed(NotChallenged):
     """The challenged player has no known display name."""
 
-    template = "Only the challenged player can answer this challenge."
+    template = N_("Only the challenged player can answer this challenge.")
 
     def __init__(self) -> None:
         Refusal.__init__(self)
 
 
 class NotAllowed(Refusal):
-    template = "Only the players or a moderator can cancel this game."
+    template = N_("Only the players or a moderator can cancel this game.")
 
 
 class AlreadyOver(GameOver):
     """Cancelling a game that has ended (a command, not a click: no board to redraw)."""
 
-    template = "This game is already over."
+    template = N_("This game is already over.")
 
 
 class ResignBeforeStart(NotStarted):
-    template = "The challenge has not been accepted yet; cancel it instead."
+    template = N_("The challenge has not been accepted yet; cancel it instead.")
 
 
 class NotFinished(Refusal):
-    template = "A rematch can follow only a finished game."
+    template = N_("A rematch can follow only a finished game.")
 
 
 # Starting games and challenges.
@@ -226,30 +228,32 @@ class CannotStart(Refusal):
 class GameRunning(CannotStart):
     """The channel already has its one live game."""
 
-    template = "A game is already running in this channel."
+    template = N_("A game is already running in this channel.")
 
 
 class ChallengeWaiting(GameRunning):
-    template = "A challenge is already waiting for an answer in this channel."
+    template = N_("A challenge is already waiting for an answer in this channel.")
 
 
 class BadSize(CannotStart):
-    template = "A board is 3x3, 4x4 or 5x5."
+    template = N_("A board is 3x3, 4x4 or 5x5.")
 
 
 class SelfChallenge(CannotStart):
-    template = "You can't challenge yourself; start a game without an opponent to play me."
+    template = N_("You can't challenge yourself; start a game without an opponent to play me.")
 
 
 class BotChallenge(CannotStart):
-    template = "Bots can't play; challenge a person, or start a game without an opponent to play me."
+    template = N_("Bots can't play; challenge a person, or start a game without an opponent to play me.")
 
 
 class Cooldown(CannotStart):
     """Too many starts in a short time; ``retry_after`` seconds from now a start succeeds."""
 
-    template = "You started a game moments ago; you can start another in {seconds} second."
-    plural = "You started a game moments ago; you can start another in {seconds} seconds."
+    template, plural = N_plural(
+        "You started a game moments ago; you can start another in {seconds} second.",
+        "You started a game moments ago; you can start another in {seconds} seconds.",
+    )
 
     def __init__(self, retry_after: float) -> None:
         self.retry_after = retry_after
@@ -266,20 +270,31 @@ class Cooldown(CannotStart):
 
 
 class NotInServer(Refusal):
-    template = "Tic-tac-toe is played in server channels, not in direct messages."
+    template = N_("Tic-tac-toe is played in server channels, not in direct messages.")
 
 
 class BadOption(Refusal):
     """A slash-command option's value outside its choices (a forged or outdated client)."""
 
-    template = "That is not a choice for {option}; please pick one from the list."
+    template = N_("That is not a choice for {option}; please pick one from the list.")
 
     def __init__(self, option: str) -> None:
         super().__init__(option=option)
 
 
 class LevelWithOpponent(Refusal):
-    template = "The level is for games against me; leave it out when you challenge a member."
+    template = N_("The level is for games against me; leave it out when you challenge a member.")
+
+
+# Server settings.
+
+
+class SettingsOutsideServer(Refusal):
+    template = N_("Settings belong to a server; use /ttt settings in one.")
+
+
+class NotManager(Refusal):
+    template = N_("Only members with the Manage Server permission can see and change the settings.")
 
 
 # The store.
@@ -288,4 +303,4 @@ class LevelWithOpponent(Refusal):
 class Unavailable(Refusal):
     """The database cannot be reached or is locked; the same request can succeed a moment later."""
 
-    template = "The game database is busy right now; please try again in a moment."
+    template = N_("The game database is busy right now; please try again in a moment.")

@@ -34,6 +34,8 @@ class Actor:
 
     user_id: int
     display_name: str
+    locale: str | None = None
+    """Their language (a Discord locale), kept with a game they start: its language outside servers."""
 
 
 class First(enum.Enum):
@@ -93,6 +95,8 @@ class GameView:
     message_channel_id: int | None
     created_at: datetime
     finished_at: datetime | None
+    starter_locale: str | None = None
+    """The locale of the player who started the game (see :attr:`Actor.locale`)."""
     interactions_only: bool = False
     """Its board can be shown only in answer to a request (a click, a command); see :class:`Place`."""
 

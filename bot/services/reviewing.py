@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-
 from bot.db import GLOBAL_SCOPE, Game, Repository
 from bot.engine import Board
 from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_replay
 from bot.services import refusals
 from bot.services.core import ServiceCore
 from bot.services.looking_back import check_visible, replay_moves, visible_from
+from bot.services.picture_pool import PicturePool
 from bot.services.queries import history_of
 from bot.services.results import FinishedGames, GameReview, Place, Replay
 from bot.services.review import ReviewCache, review_moves
@@ -21,16 +18,12 @@ _LOOK_BACK_SCAN = 50
 
 
 class Reviewing:
-    """Reviews (computed once per game), replays and charts (drawn on a thread of their own)."""
+    """Reviews (computed once per game), replays and charts (drawn by the pictures worker)."""
 
-    def __init__(self, core: ServiceCore) -> None:
+    def __init__(self, core: ServiceCore, pictures: PicturePool) -> None:
         self._core = core
+        self._pictures = pictures
         self._reviews = ReviewCache()
-        self._pictures = ThreadPoolExecutor(1, thread_name_prefix="pictures")
-
-    def close(self) -> None:
-        """Stop the pictures thread."""
-        self._pictures.shutdown(wait=True, cancel_futures=True)
 
     async def _finished_game(
         self, repo: Repository, place: Place | None, user_id: int | None, game_id: int | None
@@ -70,7 +63,7 @@ class Reviewing:
         game = history.game
         board = Board.parse(game.board)
         winner = board.winner
-        gif = await self._draw(
+        gif = await self._pictures.draw(
             render_replay,
             game.size,
             replay_moves(history),
@@ -101,8 +94,4 @@ class Reviewing:
             for label, changes in ((server_label, server), (global_label, world))
             if changes
         ]
-        return await self._draw(render_rating_chart, series)
-
-    async def _draw(self, render: Callable[..., bytes], *args: object) -> bytes:
-        """Run a picture renderer on the pictures thread, keeping the event loop free."""
-        return await asyncio.get_running_loop().run_in_executor(self._pictures, render, *args)
+        return await self._pictures.draw(render_rating_chart, series)

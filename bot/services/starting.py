@@ -37,7 +37,7 @@ class Starting:
             await self._check_can_start(repo, place, player.user_id, now)
             await core.save_players(repo, now, player)
             x, o = (player.user_id, None) if human_x else (None, player.user_id)
-            view, turn = await self._create(repo, place, size, player.user_id, x, o, level, now)
+            view, turn = await self._create(repo, place, size, player, x, o, level, now)
         return await self._moves.after_human_turn(view, turn)
 
     async def challenge(
@@ -56,7 +56,7 @@ class Starting:
             await core.save_players(repo, now, challenger, opponent)
             sides = (challenger.user_id, opponent.user_id)
             x, o = sides if challenger_x else sides[::-1]
-            view, _ = await self._create(repo, place, size, challenger.user_id, x, o, None, now)
+            view, _ = await self._create(repo, place, size, challenger, x, o, None, now)
             return view
 
     async def accept(self, place: Place, user: Actor, game_id: int | None) -> GameView:
@@ -92,7 +92,7 @@ class Starting:
             await core.save_players(repo, now, user)
             level = None if old.level is None else Level(old.level)
             x, o = old.o_player_id, old.x_player_id
-            view, turn = await self._create(repo, place, old.size, user.user_id, x, o, level, now)
+            view, turn = await self._create(repo, place, old.size, user, x, o, level, now)
         return await self._moves.after_human_turn(view, turn)
 
     def _human_is_x(self, first: First) -> bool:
@@ -127,7 +127,7 @@ class Starting:
         repo: Repository,
         place: Place,
         size: int,
-        creator: int,
+        creator: Actor,
         x: int | None,
         o: int | None,
         level: Level | None,
@@ -155,7 +155,8 @@ class Starting:
             level=None if level is None else level.value,
             x_player_id=x,
             o_player_id=o,
-            created_by=creator,
+            created_by=creator.user_id,
+            starter_locale=creator.locale,
             status=status,
             board=board.compact,
             ply=0,

@@ -44,7 +44,7 @@ COMMANDS = [
     {
         "name": "purge",
         "description": "Moderators only",
-        "default_member_permissions": str(int(Perm.MANAGE_MESSAGES)),
+        "default_member_permissions": int(Perm.MANAGE_MESSAGES),
     },
 ]
 

@@ -76,6 +76,7 @@ async def test_discord_limits_on_messages(emulator: DiscordEmulator, api: Call) 
     long_id = board_rows(1)
     long_id[0]["components"][0]["custom_id"] = "x" * 101
     assert (await api("POST", path, {"components": long_id}))[1]["code"] == 50035
+    assert len(emulator.take_spec_violations()) == (emulator.api_spec is not None)
     assert (await api("POST", path, {"content": "x" * 2001}))[1]["code"] == 50035
     assert await api("POST", path, {"content": ""}) == (
         400,

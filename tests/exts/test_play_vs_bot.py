@@ -46,7 +46,17 @@ async def test_commands_are_synced_with_descriptions_choices_and_guild_only(
     (ttt,) = [command for command in emu.commands() if command["name"] == "ttt"]
     assert ttt.get("contexts") == [0] or ttt.get("dm_permission") is False
     subcommands = {option["name"]: option for option in ttt["options"]}
-    assert set(subcommands) == {"start", "move", "board", "resign", "hint", "leaderboard", "stats", "cancel"}
+    assert set(subcommands) == {
+        "start",
+        "move",
+        "board",
+        "resign",
+        "hint",
+        "leaderboard",
+        "stats",
+        "cancel",
+        "settings",
+    }
     for sub in subcommands.values():
         assert sub["type"] == SUB_COMMAND and sub["description"]
         for option in sub.get("options", []):
@@ -96,6 +106,36 @@ async def test_a_full_game_against_the_perfect_bot_ends_in_a_draw_or_a_bot_win(
     else:
         assert "." not in final
     assert controls(message) == ["Rematch"]
+
+
+async def test_the_board_message_says_each_thing_once(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    table = Table.create(emu, "alice")
+    alice = f"<@{table['alice'].id}>"
+    message = await answer(await table.slash("alice", "ttt start", level="easy"))
+    assert message.content == f"{alice} to move (❌ X).", "the content is only whose turn it is"
+    assert "```" not in message.text, "the buttons are the board"
+    assert [button.label for button in cells(message)] == [
+        "a1",
+        "b1",
+        "c1",
+        "a2",
+        "b2",
+        "c2",
+        "a3",
+        "b3",
+        "c3",
+    ]
+
+    await click_cell(table, message, 4, "alice")
+    text = message.text
+    assert message.content == f"{alice} to move (❌ X)."
+    for fact in ("to move", "Last move", "lose on time", "3x3", "level: easy"):
+        assert text.count(fact) == 1, f"{fact!r} said {text.count(fact)} times:\n{text}"
+    assert "Last move: ⭕ O at" in message.embed_text and "X at b2" not in text
+
+    await answer(await table.click(message, message.button(label="Resign").custom_id or "", "alice"))
+    assert message.content.startswith(f"{alice} resigned; ") and message.content.endswith(" wins.")
+    assert message.text.count("resigned") == 1 and "to move" not in message.text
 
 
 async def test_the_bot_opens_when_the_player_lets_it_move_first(

@@ -65,6 +65,7 @@ class FakeInteraction:
     command: Any = None
     data: dict[str, Any] = field(default_factory=lambda: {"custom_id": "ttt:resign:9"})
     type: discord.InteractionType = discord.InteractionType.component
+    locale: discord.Locale = discord.Locale.american_english
 
     async def edit_original_response(self, **fields: Any) -> None:
         self.edits.append(fields)
@@ -106,6 +107,32 @@ async def test_an_error_after_a_public_thinking_defer_is_shown_privately(quick: 
     await respond.report(interaction, refusals.CellTaken("b2"))
     assert interaction.deleted == 1
     assert interaction.followup.sent == [("That cell (b2) is already taken.", True)]
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        (discord.Locale.german, r"Du bist nicht dran: \*\*Ålice\*\* \_\_the\_\_ (X) ist am Zug."),
+        (
+            discord.Locale.japanese,
+            "あなたの番ではありません。\\*\\*Ålice\\*\\* \\_\\_the\\_\\_（X）の番です。",
+        ),
+        (discord.Locale.korean, r"It is not your turn: \*\*Ålice\*\* \_\_the\_\_ (X) is to move."),
+    ],
+)
+async def test_a_refusal_speaks_the_users_language_and_shows_names_without_their_markdown(
+    locale: discord.Locale, expected: str
+) -> None:
+    interaction = FakeInteraction(locale=locale)
+    await respond.report(interaction, refusals.NotYourTurn("**Ålice** __the__", "X"))
+    assert interaction.response.calls == [("send_message", {"content": expected, "ephemeral": True})]
+
+
+async def test_a_counted_refusal_takes_the_plural_form_of_the_users_language() -> None:
+    for seconds, expected in ((1, "1 Sekunde starten."), (5, "5 Sekunden starten.")):
+        interaction = FakeInteraction(locale=discord.Locale.german)
+        await respond.report(interaction, refusals.Cooldown(seconds - 0.5))
+        assert interaction.response.calls[0][1]["content"].endswith(expected)
 
 
 async def test_an_error_after_a_private_defer_edits_the_private_answer() -> None:

@@ -23,8 +23,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
-from bot.engine import WIN_LENGTH, Level
+from bot.engine import Level
 from bot.exts.games import render
+from bot.exts.games.audience import Audience, locale_of, personal
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.messages import (
     BoardPublisher,
@@ -38,6 +39,7 @@ from bot.exts.games.messages import (
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, has_button, shown_game
+from bot.i18n import LANGUAGES, N_
 from bot.services import Actor, First, GameView, Place, Refusal, refusals
 
 log = logging.getLogger(__name__)
@@ -50,21 +52,30 @@ Handler = Callable[Concatenate["GamesCog", Interaction, P], Coroutine[Any, Any, 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
 
-SIZE_CHOICES = [app_commands.Choice(name=f"{n}x{n} ({k} in a row)", value=n) for n, k in WIN_LENGTH.items()]
+SIZE_CHOICES = [
+    app_commands.Choice(name=N_("3x3 (3 in a row)"), value=3),
+    app_commands.Choice(name=N_("4x4 (4 in a row)"), value=4),
+    app_commands.Choice(name=N_("5x5 (4 in a row)"), value=5),
+]
 LEVEL_CHOICES = [
-    app_commands.Choice(name="easy", value="easy"),
-    app_commands.Choice(name="medium", value="medium"),
-    app_commands.Choice(name="hard", value="hard"),
-    app_commands.Choice(name="perfect (never loses)", value="perfect"),
+    app_commands.Choice(name=N_("easy"), value="easy"),
+    app_commands.Choice(name=N_("medium"), value="medium"),
+    app_commands.Choice(name=N_("hard"), value="hard"),
+    app_commands.Choice(name=N_("perfect (never loses)"), value="perfect"),
 ]
 FIRST_CHOICES = [
-    app_commands.Choice(name="me (I play X and open)", value="me"),
-    app_commands.Choice(name="opponent (they play X and open)", value="opponent"),
-    app_commands.Choice(name="random", value="random"),
+    app_commands.Choice(name=N_("me (I play X and open)"), value="me"),
+    app_commands.Choice(name=N_("opponent (they play X and open)"), value="opponent"),
+    app_commands.Choice(name=N_("random"), value="random"),
+]
+AUTO_LANGUAGE = "auto"
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=N_("auto (the server's own language)"), value=AUTO_LANGUAGE),
+    *(app_commands.Choice(name=language.native_name, value=language.code) for language in LANGUAGES),
 ]
 SCOPE_CHOICES = [
-    app_commands.Choice(name="this server", value="server"),
-    app_commands.Choice(name="global", value="global"),
+    app_commands.Choice(name=N_("this server"), value="server"),
+    app_commands.Choice(name=N_("global"), value="global"),
 ]
 
 
@@ -75,8 +86,9 @@ def place_of(interaction: Interaction) -> Place:
     return Place(interaction.guild_id, interaction.channel_id)
 
 
-def actor_of(user: discord.User | discord.Member) -> Actor:
-    return Actor(user.id, user.display_name)
+def actor_of(interaction: Interaction) -> Actor:
+    """The user behind ``interaction``, with their language (kept with a game they start)."""
+    return Actor(interaction.user.id, interaction.user.display_name, locale_of(interaction))
 
 
 def choice_of(kind: type[E], value: str, option: str) -> E:
@@ -102,13 +114,14 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     """Tic-tac-toe: ``/ttt`` commands and the board's buttons."""
 
     ttt = app_commands.Group(
-        name="ttt", description="Play tic-tac-toe against me or another member.", guild_only=True
+        name="ttt", description=N_("Play tic-tac-toe against me or another member."), guild_only=True
     )
 
     def __init__(self, bot: TicTacToeBot) -> None:
         self.bot = bot
         self.service = bot.service
         self.publisher = BoardPublisher(bot, bot.service)
+        self.audience = Audience(bot, bot.service)
         self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
         self._background: set[asyncio.Task[None]] = set()
         self._previous_error_handler: ErrorHandler | None = None
@@ -174,12 +187,12 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
     # /ttt start
 
-    @ttt.command(name="start", description="Start a game against me, or challenge a member.")
+    @ttt.command(name="start", description=N_("Start a game against me, or challenge a member."))
     @app_commands.describe(
-        opponent="The member to challenge; leave empty (or pick me) to play against me.",
-        size="The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default 3x3.",
-        level="How well I play, against me only. Default perfect.",
-        first="Who plays X and moves first. Default me.",
+        opponent=N_("The member to challenge; leave empty (or pick me) to play against me."),
+        size=N_("The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default 3x3."),
+        level=N_("How well I play, against me only. Default perfect."),
+        first=N_("Who plays X and moves first. Default me."),
     )
     @app_commands.choices(size=SIZE_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
@@ -193,7 +206,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         first: str = "me",
     ) -> None:
         place = place_of(interaction)
-        me = actor_of(interaction.user)
+        me = actor_of(interaction)
         order = choice_of(First, first, "first")
         own_id = self.bot.user.id if self.bot.user is not None else None
         if opponent is None or opponent.id == own_id:
@@ -204,19 +217,24 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             if level is not None:
                 raise refusals.LevelWithOpponent()
             work = self.service.challenge(
-                place, me, actor_of(opponent), opponent_is_bot=opponent.bot, size=size, first=order
+                place,
+                me,
+                Actor(opponent.id, opponent.display_name),
+                opponent_is_bot=opponent.bot,
+                size=size,
+                first=order,
             )
         game = await within_deadline(interaction, work, thinking=True)
         await self._show_new_board(interaction, game)
 
     # /ttt move
 
-    @ttt.command(name="move", description="Play a cell in this channel's game.")
-    @app_commands.describe(cell="The cell: its number 1-9 (1 is top left) or a letter and row, like b2.")
+    @ttt.command(name="move", description=N_("Play a cell in this channel's game."))
+    @app_commands.describe(cell=N_("The cell: its number 1-9 (1 is top left) or a letter and row, like b2."))
     @handled
     async def move(self, interaction: Interaction, cell: app_commands.Range[str, 1, 10]) -> None:
         place = place_of(interaction)
-        work = self.service.move(place, actor_of(interaction.user), cell)
+        work = self.service.move(place, actor_of(interaction), cell)
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         message_id = await self.publisher.refresh(game)
         self.sweeper.poke(game.deadline)
@@ -250,35 +268,35 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
     # /ttt board, resign, cancel, hint
 
-    @ttt.command(name="board", description="Show this channel's current game again.")
+    @ttt.command(name="board", description=N_("Show this channel's current game again."))
     @handled
     async def board(self, interaction: Interaction) -> None:
         game = await within_deadline(interaction, self.service.board(place_of(interaction)), thinking=True)
         await self._show_new_board(interaction, game)
 
-    @ttt.command(name="resign", description="Give up your game in this channel.")
+    @ttt.command(name="resign", description=N_("Give up your game in this channel."))
     @handled
     async def resign(self, interaction: Interaction) -> None:
-        work = self.service.resign(place_of(interaction), actor_of(interaction.user))
+        work = self.service.resign(place_of(interaction), actor_of(interaction))
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         await self.publisher.refresh(game)
         await tell(interaction, render.resigned_text(game))
 
     @ttt.command(
-        name="cancel", description="End this channel's game without a result (players or moderators)."
+        name="cancel", description=N_("End this channel's game without a result (players or moderators).")
     )
     @handled
     async def cancel(self, interaction: Interaction) -> None:
         moderator = interaction.permissions.manage_messages
-        work = self.service.cancel(place_of(interaction), actor_of(interaction.user), is_moderator=moderator)
+        work = self.service.cancel(place_of(interaction), actor_of(interaction), is_moderator=moderator)
         game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         await self.publisher.refresh(game)
         await tell(interaction, render.cancelled_text(game))
 
-    @ttt.command(name="hint", description="Ask me for the value of every free cell (only you see it).")
+    @ttt.command(name="hint", description=N_("Ask me for the value of every free cell (only you see it)."))
     @handled
     async def hint(self, interaction: Interaction) -> None:
-        work = self.service.hint(place_of(interaction), actor_of(interaction.user))
+        work = self.service.hint(place_of(interaction), actor_of(interaction))
         hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         embed = render.hint_embed(hint)
         await answer(
@@ -287,8 +305,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
     # /ttt leaderboard, stats
 
-    @ttt.command(name="leaderboard", description="The best rated players, here or everywhere.")
-    @app_commands.describe(scope="This server's ratings or the global ones. Default this server.")
+    @ttt.command(name="leaderboard", description=N_("The best rated players, here or everywhere."))
+    @app_commands.describe(scope=N_("This server's ratings or the global ones. Default this server."))
     @app_commands.choices(scope=SCOPE_CHOICES)
     @handled
     async def leaderboard(self, interaction: Interaction, scope: str = "server") -> None:
@@ -298,8 +316,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         embed = render.leaderboard_embed(board, "this server" if guild_id is not None else "global")
         await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
 
-    @ttt.command(name="stats", description="A player's wins, losses, draws, streaks and rating.")
-    @app_commands.describe(user="Whose stats to show. Default you.")
+    @ttt.command(name="stats", description=N_("A player's wins, losses, draws, streaks and rating."))
+    @app_commands.describe(user=N_("Whose stats to show. Default you."))
     @handled
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         place = place_of(interaction)
@@ -308,6 +326,29 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         stats = await within_deadline(interaction, work, thinking=True)
         embed = render.stats_embed(stats, target.id)
         await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
+
+    # /ttt settings
+
+    @ttt.command(name="settings", description=N_("Show or change this server's settings (Manage Server)."))
+    @app_commands.describe(
+        language=N_("The language of boards, challenges and results here; auto follows the server.")
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @handled
+    async def settings(self, interaction: Interaction, language: str | None = None) -> None:
+        guild_id = interaction.guild_id
+        may_manage = interaction.permissions.manage_guild
+        if language is None:
+            work = self.service.server_settings(guild_id, may_manage=may_manage)
+        else:
+            chosen = None if language == AUTO_LANGUAGE else language
+            work = self.service.set_server_language(guild_id, chosen, may_manage=may_manage)
+        stored = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        own = self.audience.guild_locale(guild_id, interaction) if guild_id is not None else None
+        await tell(
+            interaction,
+            render.settings_text(personal(interaction), stored, own, changed=language is not None),
+        )
 
     # Buttons
 
@@ -322,7 +363,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             await tell(interaction, render.NOT_THIS_GAME)
             return
         place = place_of(interaction)
-        user = actor_of(interaction.user)
+        user = actor_of(interaction)
         if click.action is Action.REMATCH:
             game = await within_deadline(
                 interaction, self.service.rematch(place, user, click.game_id), thinking=True

@@ -187,9 +187,10 @@ class BoardPublisher:
         """Turn ``old``, an earlier message of ``game``, into a link to its board message, without buttons.
 
         A game has one live board: an old one would drift apart from it. Failing is
-        harmless (the old buttons are refused as outdated), so it is only logged.
+        harmless (the old buttons are refused as outdated), so it is only logged. Where the
+        bot reaches messages only in answer to requests (``interactions_only``), it cannot.
         """
-        if old == board:
+        if old == board or game.interactions_only:
             return
         text = moved_text(jump_url(game.guild_id, board.channel_id, board.message_id))
         try:

@@ -17,7 +17,8 @@ from datetime import datetime
 import discord
 
 from bot.engine import EngineInputError, Mark, Outcome, format_cell, parse_cell
-from bot.services import EndReason, GameResult, GameStatus
+from bot.i18n import N_, Texts, by_code, from_locale
+from bot.services import EndReason, GameResult, GameStatus, Refusal
 from bot.services.results import (
     GameView,
     HintView,
@@ -218,23 +219,40 @@ def game_text(game: GameView) -> MessageText:
 
 # Answers to the one player who clicked or typed
 
-APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
-NOT_IN_DMS = "Tic-tac-toe is played in server channels, not in direct messages."
-UNKNOWN_MEMBER = "I can't find that member in this server; pick someone from the list."
-NOT_ALLOWED_HERE = "You can't use this command here."
-COMMAND_CHANGED = "That command has just changed; please try again in a minute."
+APOLOGY = N_("Sorry, something went wrong on my side. Please try again in a moment.")
+NOT_IN_DMS = N_("Tic-tac-toe is played in server channels, not in direct messages.")
+UNKNOWN_MEMBER = N_("I can't find that member in this server; pick someone from the list.")
+NOT_ALLOWED_HERE = N_("You can't use this command here.")
+COMMAND_CHANGED = N_("That command has just changed; please try again in a minute.")
 UNAVAILABLE = "The game is not available right now; please try again in a moment."
 STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
 NOT_THIS_GAME = "That button is not part of this game."
 BROUGHT_UP_TO_DATE = "I've brought the board up to date."
 
 
-def not_understood_text(value: object) -> str:
-    return f"I couldn't understand {value!r}; please pick a value from the list."
+def not_understood_text(texts: Texts, value: object) -> str:
+    return texts.gettext(
+        "I couldn't understand {value}; please pick a value from the list.", value=clean(repr(value))
+    )
 
 
-def cooldown_text(retry_after: float) -> str:
-    return f"Slow down a little: try again in {retry_after:.0f} seconds."
+def cooldown_text(texts: Texts, retry_after: float) -> str:
+    return texts.ngettext(
+        "Slow down a little: try again in {count} second.",
+        "Slow down a little: try again in {count} seconds.",
+        max(1, round(retry_after)),
+    )
+
+
+def shown_param(value: object) -> object:
+    """A refusal's param as a user sees it: text (a name, what they typed) loses markdown and mentions."""
+    return clean(value) if isinstance(value, str) else value
+
+
+def refusal_text(texts: Texts, refusal: Refusal) -> str:
+    """A service's refusal in the reader's language, its text params escaped."""
+    params = {name: shown_param(value) for name, value in refusal.params.items()}
+    return texts.message(refusal.template, params, plural=refusal.plural, count=refusal.count)
 
 
 def outdated_board_text(refusal: str) -> str:
@@ -403,3 +421,32 @@ def stats_embed(stats: PlayerStats, user_id: int) -> discord.Embed:
             name="Recent games", value=_fit("\n".join(map(_recent_line, stats.recent))), inline=False
         )
     return embed
+
+
+# /ttt settings
+
+
+def settings_text(texts: Texts, language: str | None, guild_locale: str | None, *, changed: bool) -> str:
+    """A server's settings as its manager sees them, after a change or when asked."""
+    own = from_locale(guild_locale).native_name
+    chosen = by_code(language)
+    if chosen is None:
+        if changed:
+            return texts.gettext(
+                "Done: boards, challenges and results here follow the server's language again "
+                "(now {language}).",
+                language=own,
+            )
+        shown = texts.gettext("automatic: the server's language, now {language}", language=own)
+    else:
+        if changed:
+            return texts.gettext(
+                "Done: boards, challenges and results here are now in **{language}**.",
+                language=chosen.native_name,
+            )
+        shown = f"**{chosen.native_name}**"
+    return texts.gettext(
+        "Language of boards, challenges and results here: {language}.\n"
+        "Change it with `/ttt settings language:`.",
+        language=shown,
+    )

@@ -28,6 +28,7 @@ from discord import app_commands
 from bot.bot import Interaction
 from bot.exts.games import render
 from bot.exts.games.render import APOLOGY
+from bot.i18n import Texts, texts_for_locale
 from bot.services import Refusal
 
 log = logging.getLogger(__name__)
@@ -120,30 +121,34 @@ def describe(interaction: Interaction) -> str:
     return f"interaction type {interaction.type.name}"
 
 
-def _user_message(error: Exception) -> str | None:
+def _user_message(error: Exception, texts: Texts) -> str | None:
     """The friendly sentence for an error a user can cause, or None when it is a bug or an outage."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original if isinstance(error.original, Exception) else error
     if isinstance(error, Refusal):
-        return str(error)
+        return render.refusal_text(texts, error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return render.NOT_IN_DMS
+        return texts.gettext(render.NOT_IN_DMS)
     if isinstance(error, app_commands.TransformerError):
         if error.type is discord.AppCommandOptionType.user:
-            return render.UNKNOWN_MEMBER
-        return render.not_understood_text(error.value)
+            return texts.gettext(render.UNKNOWN_MEMBER)
+        return render.not_understood_text(texts, error.value)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return render.cooldown_text(error.retry_after)
+        return render.cooldown_text(texts, error.retry_after)
     if isinstance(error, app_commands.CheckFailure):
-        return render.NOT_ALLOWED_HERE
+        return texts.gettext(render.NOT_ALLOWED_HERE)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return render.COMMAND_CHANGED
+        return texts.gettext(render.COMMAND_CHANGED)
     return None
 
 
 async def report(interaction: Interaction, error: Exception, *, game_id: int | None = None) -> None:
-    """Show ``error`` to the user as one friendly sentence (only to them); log the unexpected ones."""
-    message = _user_message(error)
+    """Show ``error`` to the user as one friendly sentence (only to them, in their language).
+
+    The unexpected ones are logged with their context.
+    """
+    texts = texts_for_locale(interaction.locale.value)
+    message = _user_message(error, texts)
     if message is None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(original, discord.HTTPException | aiohttp.ClientError):
@@ -166,7 +171,7 @@ async def report(interaction: Interaction, error: Exception, *, game_id: int | N
                 game_id,
                 exc_info=original,
             )
-        message = APOLOGY
+        message = texts.gettext(APOLOGY)
     try:
         await tell(interaction, message)
     except (discord.HTTPException, aiohttp.ClientError) as failure:

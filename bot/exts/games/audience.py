@@ -1,0 +1,55 @@
+"""Who reads a message, and so in which language it is written.
+
+What one user alone sees (ephemeral answers) follows that user's Discord language, the
+interaction's ``locale``. Public game messages (boards, challenges, results) follow the
+server: the language chosen with ``/ttt settings``, else the server's ``guild_locale``; outside
+servers, the locale of the player who started the game. A language the bot does not speak is
+English.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import Texts, by_code, from_locale, texts_for, texts_for_locale
+from bot.services import GameService, GameView
+
+
+def personal(interaction: discord.Interaction[Any]) -> Texts:
+    """The texts for the user behind ``interaction``, for what only they see."""
+    return texts_for_locale(interaction.locale.value)
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The interaction user's Discord locale, as stored with a game they start."""
+    return interaction.locale.value
+
+
+class Audience:
+    """Picks the language of public messages; one per cog."""
+
+    def __init__(self, client: discord.Client, service: GameService) -> None:
+        self.client = client
+        self.service = service
+
+    def guild_locale(self, guild_id: int, interaction: discord.Interaction[Any] | None = None) -> str | None:
+        """The server's own Discord locale: from the interaction, else from the gateway's guild cache."""
+        if interaction is not None and interaction.guild_locale is not None:
+            return interaction.guild_locale.value
+        guild = self.client.get_guild(guild_id)
+        return guild.preferred_locale.value if guild is not None else None
+
+    async def server(self, guild_id: int, interaction: discord.Interaction[Any] | None = None) -> Texts:
+        """The texts for a server's public messages."""
+        chosen = by_code(await self.service.server_language(guild_id))
+        if chosen is not None:
+            return texts_for(chosen)
+        return texts_for(from_locale(self.guild_locale(guild_id, interaction)))
+
+    async def public(self, game: GameView, interaction: discord.Interaction[Any] | None = None) -> Texts:
+        """The texts for ``game``'s public message."""
+        if game.guild_id is not None:
+            return await self.server(game.guild_id, interaction)
+        return texts_for_locale(game.starter_locale)

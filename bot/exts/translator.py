@@ -1,0 +1,40 @@
+"""Localized descriptions for the slash commands, through discord.py's :class:`app_commands.Translator`.
+
+At sync, discord.py asks for every string of the command tree in every Discord locale. This
+answers descriptions (of ``/ttt``, its sub-commands and options) and the names of option
+choices from the gettext catalogues; command and option names stay English, because Discord
+mishandles ``name_localizations`` on commands with sub-commands. A locale the bot does not
+speak gets None: Discord shows the English. Every language the bot speaks gets every text,
+also one that reads the same as the English (a language's own name, "global" in German).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.i18n import ENGLISH, from_locale, texts_for
+
+LOCALIZED = frozenset(
+    {
+        app_commands.TranslationContextLocation.command_description,
+        app_commands.TranslationContextLocation.group_description,
+        app_commands.TranslationContextLocation.parameter_description,
+        app_commands.TranslationContextLocation.choice_name,
+    }
+)
+
+
+class CommandTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if context.location not in LOCALIZED:
+            return None
+        language = from_locale(locale.value)
+        if language == ENGLISH:
+            return None
+        return texts_for(language).gettext(string.message)

@@ -1,0 +1,112 @@
+"""The catalogues are complete and faithful, and the check that guards them catches what it should."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po, write_po
+
+from bot.i18n import TRANSLATED, by_code
+from bot.i18n.catalogues import LOCALES_DIR
+from bot.i18n.tooling import check, source_messages
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_every_catalogue_has_every_message_and_nothing_else() -> None:
+    problems = check()
+    assert problems == [], "\n".join(map(str, problems))
+
+
+def test_the_check_runs_as_make_does_and_passes() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.i18n.tooling", "check"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"in {len(TRANSLATED)} languages" in done.stdout
+
+
+@pytest.fixture
+def locales(tmp_path: Path) -> Path:
+    """A copy of the catalogues to break."""
+    copy = tmp_path / "locales"
+    shutil.copytree(LOCALES_DIR, copy, ignore=shutil.ignore_patterns("*.mo"))
+    return copy
+
+
+def edit(locales: Path, code: str, change: object) -> None:
+    language = by_code(code)
+    assert language is not None
+    path = locales / language.catalogue / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as file:
+        catalogue = read_po(file, locale=language.babel)
+    change(catalogue)  # type: ignore[operator]
+    with path.open("wb") as file:
+        write_po(file, catalogue)
+
+
+SETTINGS_DONE = "Done: boards, challenges and results here are now in **{language}**."
+
+
+def broken(locales: Path) -> list[str]:
+    return [str(problem) for problem in check(REPO / "bot", locales)]
+
+
+def test_a_missing_message_is_reported(locales: Path) -> None:
+    edit(locales, "de", lambda catalogue: catalogue.delete(SETTINGS_DONE))
+    assert [p for p in broken(locales) if "missing" in p and "de/" in p]
+
+
+def test_a_stale_message_is_reported(locales: Path) -> None:
+    edit(locales, "fr", lambda catalogue: catalogue.add("A sentence the code never says.", "Jamais dite."))
+    assert [p for p in broken(locales) if "stale" in p and "fr/" in p]
+
+
+def test_a_fuzzy_or_empty_translation_is_reported(locales: Path) -> None:
+    def fuzz(catalogue: object) -> None:
+        catalogue[SETTINGS_DONE].flags.add("fuzzy")  # type: ignore[index]
+        catalogue["easy"].string = ""  # type: ignore[index]
+
+    edit(locales, "ja", fuzz)
+    problems = broken(locales)
+    assert [p for p in problems if "fuzzy" in p and "ja/" in p]
+    assert [p for p in problems if "untranslated" in p and "'easy'" in p]
+
+
+@pytest.mark.parametrize(
+    "translation",
+    [
+        "Fertig: jetzt auf **{sprache}**.",  # a renamed placeholder
+        "Fertig: jetzt auf {language}.",  # bold lost
+        "Fertig: jetzt auf **{language}** {0}.",  # a positional field
+    ],
+)
+def test_placeholders_and_markup_must_match_the_english(locales: Path, translation: str) -> None:
+    def change(catalogue: object) -> None:
+        catalogue[SETTINGS_DONE].string = translation  # type: ignore[index]
+
+    edit(locales, "de", change)
+    assert [p for p in broken(locales) if "de/" in p and SETTINGS_DONE[:20] in p]
+
+
+def test_the_template_must_follow_the_code(locales: Path, tmp_path: Path) -> None:
+    source = tmp_path / "bot"
+    shutil.copytree(REPO / "bot", source, ignore=shutil.ignore_patterns("__pycache__", "locales"))
+    (source / "extra.py").write_text(
+        'from bot.i18n import N_\n\nNEW = N_("A message nobody translated yet.")\n'
+    )
+    problems = [str(problem) for problem in check(source, locales)]
+    assert any("behind the code" in p for p in problems)
+    assert sum("missing: 'A message nobody translated yet.'" in p for p in problems) == len(TRANSLATED)
+
+
+def test_the_code_has_messages_to_translate() -> None:
+    assert len(source_messages()) > 30
