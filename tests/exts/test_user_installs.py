@@ -36,7 +36,7 @@ _numbers = itertools.count(1)
 
 @pytest.fixture(scope="module")
 def bot_settings() -> dict[str, str]:
-    return {"CHALLENGE_TIMEOUT_SECONDS": "2", "TURN_TIMEOUT_SECONDS": "3", "SWEEP_INTERVAL_SECONDS": "600"}
+    return {"CHALLENGE_TIMEOUT_SECONDS": "4", "TURN_TIMEOUT_SECONDS": "5", "SWEEP_INTERVAL_SECONDS": "600"}
 
 
 @dataclass
