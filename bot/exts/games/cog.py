@@ -49,8 +49,8 @@ P = ParamSpec("P")
 ErrorHandler = Callable[[Interaction, app_commands.AppCommandError], Coroutine[Any, Any, Any]]
 Handler = Callable[Concatenate["GamesCog", Interaction, P], Coroutine[Any, Any, None]]
 
-MAX_GAME_ID = 2**53
-"""The largest game number an option accepts (Discord's integers are JavaScript's safe integers)."""
+MAX_GAME_ID = 2**31 - 1
+"""The largest game number an option accepts: the store numbers games with 32-bit integers."""
 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
