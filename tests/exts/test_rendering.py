@@ -8,8 +8,16 @@ import discord
 
 from bot.engine import Level, Outcome
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
-from bot.exts.games.messages import compose
-from bot.exts.games.render import MessageText, board_text, clean, hint_embed, leaderboard_embed, players_only
+from bot.exts.games.messages import GameMessage, compose
+from bot.exts.games.render import (
+    MessageText,
+    board_text,
+    clean,
+    hint_embed,
+    leaderboard_embed,
+    moved_text,
+    players_only,
+)
 from bot.exts.games.views import board_view
 from bot.services.results import CellVerdict, HintView, Leaderboard, LeaderboardEntry
 from bot.states import EndReason, GameResult, GameStatus
@@ -173,3 +181,15 @@ def test_the_leaderboard_lists_ranks_and_escapes_names() -> None:
     assert str(embed.description).startswith(f"**1.** <@{ALICE}> (\\*\\*al\\*\\*): **1232**")
     empty = leaderboard_embed(Leaderboard(1, 5, ()), "global")
     assert "Nobody is ranked yet" in str(empty.description) and "5 rated games" in str(empty.description)
+
+
+def test_a_message_sends_only_its_parts_and_an_edit_removes_the_others() -> None:
+    board = compose(game_view())
+    assert set(board.send_args()) == {"content", "embed", "view", "allowed_mentions"}
+    assert board.edit_args()["view"] is board.view is not None
+    url = "https://discord.com/channels/1/2/3"
+    moved = GameMessage(moved_text(url))
+    assert set(moved.send_args()) == {"content", "allowed_mentions"}
+    edit = moved.edit_args()
+    assert edit["embed"] is None and edit["view"] is None, "an old board loses its card and buttons"
+    assert url in str(edit["content"]) and edit["allowed_mentions"].to_dict()["parse"] == []

@@ -36,6 +36,7 @@ from bot.exts.games.messages import (
     compose,
     jump_url,
 )
+from bot.exts.games.places import place_of, public_answers_allowed, require_public_answers
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, has_button, shown_game
@@ -82,13 +83,6 @@ SCOPE_CHOICES = [
 ]
 
 
-def place_of(interaction: Interaction) -> Place:
-    """Where the interaction happened; games live in server channels and threads only."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise refusals.NotInServer()
-    return Place(interaction.guild_id, interaction.channel_id)
-
-
 def actor_of(interaction: Interaction) -> Actor:
     """The user behind ``interaction``, with their language (kept with a game they start)."""
     return Actor(interaction.user.id, interaction.user.display_name, locale_of(interaction))
@@ -117,7 +111,10 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     """Tic-tac-toe: ``/ttt`` commands and the board's buttons."""
 
     ttt = app_commands.Group(
-        name="ttt", description=N_("Play tic-tac-toe against me or another member."), guild_only=True
+        name="ttt",
+        description=N_("Play tic-tac-toe against me or another member."),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
     )
 
     def __init__(self, bot: TicTacToeBot) -> None:
@@ -174,6 +171,15 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     ) -> None:
         await report(interaction, error)
 
+    @staticmethod
+    def _answers_with_board(interaction: Interaction, place: Place) -> bool:
+        """Whether a command that changed a game answers with its board for everyone to see.
+
+        Where the bot cannot edit the board on its own, the changed game is shown as the answer
+        (it becomes the board message), unless Discord would show that answer to the user alone.
+        """
+        return place.interactions_only and public_answers_allowed(interaction)
+
     async def _show_new_board(self, interaction: Interaction, game: GameView) -> None:
         """Answer with the game's message and make it the game's board message.
 
@@ -203,12 +209,13 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def start(
         self,
         interaction: Interaction,
-        opponent: discord.Member | None = None,
+        opponent: discord.User | None = None,
         size: int = 3,
         level: str | None = None,
         first: str = "me",
     ) -> None:
         place = place_of(interaction)
+        require_public_answers(interaction)
         me = actor_of(interaction)
         order = choice_of(First, first, "first")
         own_id = self.bot.user.id if self.bot.user is not None else None
@@ -219,6 +226,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         else:
             if level is not None:
                 raise refusals.LevelWithOpponent()
+            if interaction.guild_id is not None and not isinstance(opponent, discord.Member):
+                raise refusals.UnknownMember()
             work = self.service.challenge(
                 place,
                 me,
@@ -238,7 +247,11 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def move(self, interaction: Interaction, cell: app_commands.Range[str, 1, 10]) -> None:
         place = place_of(interaction)
         work = self.service.move(place, actor_of(interaction), cell)
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        shows_board = self._answers_with_board(interaction, place)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return
         message_id = await self.publisher.refresh(game)
         self.sweeper.poke(game.deadline)
         url = None
@@ -274,14 +287,23 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     @ttt.command(name="board", description=N_("Show this channel's current game again."))
     @handled
     async def board(self, interaction: Interaction) -> None:
-        game = await within_deadline(interaction, self.service.board(place_of(interaction)), thinking=True)
+        place = place_of(interaction)
+        require_public_answers(interaction)
+        # Where boards change only on request, a game that ended on time shows how it ended here.
+        work = self.service.latest(place) if place.interactions_only else self.service.board(place)
+        game = await within_deadline(interaction, work, thinking=True)
         await self._show_new_board(interaction, game)
 
     @ttt.command(name="resign", description=N_("Give up your game in this channel."))
     @handled
     async def resign(self, interaction: Interaction) -> None:
-        work = self.service.resign(place_of(interaction), actor_of(interaction))
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        place = place_of(interaction)
+        work = self.service.resign(place, actor_of(interaction))
+        shows_board = self._answers_with_board(interaction, place)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return
         await self.publisher.refresh(game)
         await tell(interaction, render.resigned_text(game))
 
@@ -291,8 +313,13 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     @handled
     async def cancel(self, interaction: Interaction) -> None:
         moderator = interaction.permissions.manage_messages
-        work = self.service.cancel(place_of(interaction), actor_of(interaction), is_moderator=moderator)
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        place = place_of(interaction)
+        work = self.service.cancel(place, actor_of(interaction), is_moderator=moderator)
+        shows_board = self._answers_with_board(interaction, place)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return
         await self.publisher.refresh(game)
         await tell(interaction, render.cancelled_text(game))
 
@@ -414,6 +441,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             )
             return
         if click.action is Action.REMATCH:
+            require_public_answers(interaction)
             game = await within_deadline(
                 interaction, self.service.rematch(place, user, click.game_id), thinking=True
             )
@@ -431,6 +459,9 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         try:
             game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
         except refusals.OutdatedBoard as error:
+            if place.interactions_only:
+                await self._redraw_clicked(interaction, click.game_id, str(error))
+                return
             # The clicked message shows an older state (its edit was lost, say): redraw it.
             await tell(interaction, render.outdated_board_text(str(error)))
             await self._refresh_clicked(interaction, click.game_id)
@@ -451,6 +482,14 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             old = board_ref(game)
             if old is not None:
                 await self.publisher.retire(game, old, MessageRef(clicked.channel.id, clicked.id))
+
+    async def _redraw_clicked(self, interaction: Interaction, game_id: int, refusal: str) -> None:
+        """Where boards change only on request: show the game as it stands on the clicked message,
+        through this click (a game that ended on time shows it here), then say why nothing was played."""
+        game = await self.service.game(game_id, place_of(interaction))
+        if not game.bot_to_move:
+            await self.publisher.answer_click(interaction, game)
+        await tell(interaction, render.outdated_board_text(refusal))
 
     async def _refresh_clicked(self, interaction: Interaction, game_id: int) -> None:
         """Redraw an outdated board that someone clicked, so its buttons are current again.
