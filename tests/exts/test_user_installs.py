@@ -36,7 +36,7 @@ _numbers = itertools.count(1)
 
 @pytest.fixture(scope="module")
 def bot_settings() -> dict[str, str]:
-    return {"CHALLENGE_TIMEOUT_SECONDS": "2", "TURN_TIMEOUT_SECONDS": "3", "SWEEP_INTERVAL_SECONDS": "600"}
+    return {"CHALLENGE_TIMEOUT_SECONDS": "4", "TURN_TIMEOUT_SECONDS": "5", "SWEEP_INTERVAL_SECONDS": "600"}
 
 
 @dataclass
@@ -139,6 +139,27 @@ async def test_a_game_against_the_bot_in_a_group_dm_with_a_rematch(
         await friends.click(rematch, rematch.button(label="Resign").custom_id or "", "alice")
     )
     assert "resigned" in resigned.text
+    assert friends.channel_api_calls() == []
+
+
+async def test_commands_in_a_group_dm_answer_with_the_board_and_an_old_board_catches_up_when_clicked(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    friends = Conversation.group_dm(emu, "alice", "bob")
+    first = await answer(await friends.slash("alice", "ttt start", level="easy"))
+    moved = await answer(await friends.slash("alice", "ttt move", cell="b2"))
+    assert not moved.ephemeral and moved is not first
+    assert board(moved)[4] == "X" and board(moved).count("O") == 1
+    assert board(first) == "." * 9, "the bot cannot edit the first board on its own"
+
+    stale = await friends.click(first, cells(first)[0].custom_id or "", "alice")
+    assert board(await answer(stale)) == board(moved), "the click redraws its own board"
+    (why,) = await stale.wait_followups(1)
+    assert why.ephemeral and "out of date" in why.text
+
+    resigned = await answer(await friends.slash("alice", "ttt resign"))
+    assert not resigned.ephemeral and "resigned" in resigned.text
+    assert all(button.disabled for button in cells(resigned))
     assert friends.channel_api_calls() == []
 
 
