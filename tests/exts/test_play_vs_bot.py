@@ -56,6 +56,9 @@ async def test_commands_are_synced_with_descriptions_choices_and_installable_eve
         "stats",
         "cancel",
         "settings",
+        "history",
+        "review",
+        "replay",
     }
     for sub in subcommands.values():
         assert sub["type"] == SUB_COMMAND and sub["description"]
@@ -105,7 +108,7 @@ async def test_a_full_game_against_the_perfect_bot_ends_in_a_draw_or_a_bot_win(
         assert len(winning) == 3 and all(button.label == "O" for button in winning)
     else:
         assert "." not in final
-    assert controls(message) == ["Rematch"]
+    assert controls(message) == ["Rematch", "Review"]
 
 
 async def test_the_board_message_says_each_thing_once(emu: DiscordEmulator, bot: BotUnderTest) -> None:
@@ -310,7 +313,7 @@ async def test_resign_by_button_and_by_command(emu: DiscordEmulator, bot: BotUnd
     resign = await table.click(message, message.button(label="Resign").custom_id or "", "alice")
     await answer(resign)
     assert "resigned" in message.text and all(button.disabled for button in cells(message))
-    assert controls(message) == ["Rematch"]
+    assert controls(message) == ["Rematch", "Review"]
 
     again = await private_answer(await table.slash("alice", "ttt resign"))
     assert "no game" in again.lower()

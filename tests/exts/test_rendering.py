@@ -74,7 +74,7 @@ def test_a_won_board_is_disabled_with_the_line_highlighted_and_offers_a_rematch(
     assert all(c.get("disabled") for c in components[:9])
     styles = [c["style"] for c in components[:9]]
     assert [i for i, s in enumerate(styles) if s == discord.ButtonStyle.success.value] == [0, 1, 2]
-    assert [c["label"] for c in components[9:]] == ["Rematch"]
+    assert [c["label"] for c in components[9:]] == ["Rematch", "Review"]
     text = board_text(game)
     assert f"<@{ALICE}> wins with a1, b1, c1!" in text.content
 

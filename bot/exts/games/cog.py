@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
 from bot.engine import Level
-from bot.exts.games import render
+from bot.exts.games import looking_back, render
 from bot.exts.games.audience import Audience, locale_of, personal
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.messages import (
@@ -40,7 +40,7 @@ from bot.exts.games.places import place_of, public_answers_allowed, require_publ
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, has_button, shown_game
-from bot.i18n import LANGUAGES, N_
+from bot.i18n import LANGUAGES, N_, Texts
 from bot.services import Actor, First, GameView, Place, Refusal, refusals
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,9 @@ P = ParamSpec("P")
 
 ErrorHandler = Callable[[Interaction, app_commands.AppCommandError], Coroutine[Any, Any, Any]]
 Handler = Callable[Concatenate["GamesCog", Interaction, P], Coroutine[Any, Any, None]]
+
+MAX_GAME_ID = 2**31 - 1
+"""The largest game number an option accepts: the store numbers games with 32-bit integers."""
 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
@@ -349,10 +352,51 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         place = place_of(interaction)
         target = user or interaction.user
-        work = self.service.stats(target.id, place.guild_id)
-        stats = await within_deadline(interaction, work, thinking=True)
+        texts = await self._public_texts(place, interaction)
+        work = looking_back.stats_with_chart(self.service, texts, place, target.id)
+        stats, chart = await within_deadline(interaction, work, thinking=True)
         embed = render.stats_embed(stats, target.id)
-        await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
+        looking_back.show_chart(embed, chart)
+        await looking_back.send_with_file(interaction, embed=embed, file=chart)
+
+    # /ttt history, review, replay
+
+    async def _public_texts(self, place: Place, interaction: Interaction) -> Texts:
+        """The language of a public answer here: the server's, or outside servers the asker's."""
+        if place.guild_id is None:
+            return personal(interaction)
+        return await self.audience.server(place.guild_id, interaction)
+
+    @ttt.command(name="history", description=N_("A player's latest finished games (only you see it)."))
+    @app_commands.describe(user=N_("Whose games to list. Default you."))
+    @handled
+    async def history(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        target = user or interaction.user
+        await looking_back.show_history(
+            self.service, interaction, personal(interaction), place_of(interaction), target.id
+        )
+
+    @ttt.command(
+        name="review", description=N_("My verdict on every move of a finished game (only you see it).")
+    )
+    @app_commands.describe(game=N_("The game's number. Default your latest finished game."))
+    @handled
+    async def review(
+        self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
+    ) -> None:
+        await looking_back.show_review(
+            self.service, interaction, personal(interaction), place_of(interaction), game
+        )
+
+    @ttt.command(name="replay", description=N_("Show a finished game as an animated picture."))
+    @app_commands.describe(game=N_("The game's number. Default your latest finished game."))
+    @handled
+    async def replay(
+        self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
+    ) -> None:
+        place = place_of(interaction)
+        texts = await self._public_texts(place, interaction)
+        await looking_back.post_replay(self.service, interaction, texts, place, game)
 
     # /ttt settings
 
@@ -391,6 +435,11 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             return
         place = place_of(interaction)
         user = actor_of(interaction)
+        if click.action is Action.REVIEW:
+            await looking_back.show_review(
+                self.service, interaction, personal(interaction), place, click.game_id
+            )
+            return
         if click.action is Action.REMATCH:
             require_public_answers(interaction)
             game = await within_deadline(
