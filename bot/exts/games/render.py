@@ -256,6 +256,7 @@ def game_text(texts: Texts, game: GameView) -> MessageText:
 BUTTON_LABELS = {
     Action.RESIGN: N_("Resign"),
     Action.REMATCH: N_("Rematch"),
+    Action.REVIEW: N_("Review"),
     Action.ACCEPT: N_("Accept"),
     Action.DECLINE: N_("Decline"),
 }

@@ -1,4 +1,4 @@
-"""Persistent buttons: the board grid, Resign, Rematch, and a challenge's Accept and Decline.
+"""Persistent buttons: the board grid, Resign, Rematch and Review, and a challenge's Accept and Decline.
 
 Every button is a :class:`discord.ui.DynamicItem` whose custom id (see
 :mod:`bot.exts.games.custom_ids`) carries what a click needs to find its game in the
@@ -77,13 +77,14 @@ class ControlButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=CONTROL_TEMPLATE,
 ):
-    """Resign, Rematch, Accept or Decline: an action on the whole game."""
+    """Resign, Rematch, Review, Accept or Decline: an action on the whole game."""
 
     STYLES: ClassVar[dict[Action, discord.ButtonStyle]] = {
         Action.RESIGN: discord.ButtonStyle.danger,
         Action.REMATCH: discord.ButtonStyle.primary,
         Action.ACCEPT: discord.ButtonStyle.success,
         Action.DECLINE: discord.ButtonStyle.danger,
+        Action.REVIEW: discord.ButtonStyle.secondary,
     }
 
     def __init__(self, click: Click, *, label: str, row: int) -> None:
@@ -143,7 +144,8 @@ def _control(texts: Texts, click: Click, row: int) -> ControlButton:
 
 
 def board_view(game: GameView, texts: Texts) -> discord.ui.View:
-    """The grid (the first ``size`` rows, cells in reading order), then Resign or Rematch when there is room.
+    """The grid (the first ``size`` rows, cells in reading order), then the controls when there is room:
+    Resign while the game runs, Rematch and Review once it is finished.
 
     Occupied cells are disabled and show X or O; empty ones show their name (``b2``)
     and are enabled while the game runs. The last move is blue, a winning line green.
@@ -165,6 +167,7 @@ def board_view(game: GameView, texts: Texts) -> discord.ui.View:
             view.add_item(_control(texts, Click(Action.RESIGN, game.id), game.size))
         elif game.status is GameStatus.FINISHED:
             view.add_item(_control(texts, Click(Action.REMATCH, game.id), game.size))
+            view.add_item(_control(texts, Click(Action.REVIEW, game.id), game.size))
     return view
 
 
