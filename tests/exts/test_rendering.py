@@ -193,11 +193,11 @@ def test_the_leaderboard_lists_ranks_and_escapes_names() -> None:
 
 
 def test_a_message_sends_only_its_parts_and_an_edit_removes_the_others() -> None:
-    board = compose(game_view())
+    board = compose(game_view(), ENGLISH)
     assert set(board.send_args()) == {"content", "embed", "view", "allowed_mentions"}
     assert board.edit_args()["view"] is board.view is not None
     url = "https://discord.com/channels/1/2/3"
-    moved = GameMessage(moved_text(url))
+    moved = GameMessage(moved_text(ENGLISH, url))
     assert set(moved.send_args()) == {"content", "allowed_mentions"}
     edit = moved.edit_args()
     assert edit["embed"] is None and edit["view"] is None, "an old board loses its card and buttons"
