@@ -21,7 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
 from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings
-from bot.states import LIVE_STATUSES, GameStatus
+from bot.db.transitions import columns
+from bot.states import LIVE_STATUSES, GameStatus, Transition
 
 
 class Repository:
@@ -109,6 +110,10 @@ class Repository:
         for name, value in values.items():
             set_committed_value(game, name, value)
         return True
+
+    async def apply(self, game: Game, transition: Transition) -> bool:
+        """Compare-and-set ``transition`` on ``game`` (see :meth:`update_game`)."""
+        return await self.update_game(game, **columns(transition))
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
         """Remember where the game's board message is; not a change of state, so no version bump."""

@@ -8,8 +8,16 @@ import discord
 
 from bot.engine import Level, Outcome
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
-from bot.exts.games.messages import compose
-from bot.exts.games.render import MessageText, board_text, clean, hint_embed, leaderboard_embed, players_only
+from bot.exts.games.messages import GameMessage, compose
+from bot.exts.games.render import (
+    MessageText,
+    board_text,
+    clean,
+    hint_embed,
+    leaderboard_embed,
+    moved_text,
+    players_only,
+)
 from bot.exts.games.views import board_view
 from bot.services.results import CellVerdict, HintView, Leaderboard, LeaderboardEntry
 from bot.states import EndReason, GameResult, GameStatus
@@ -66,7 +74,7 @@ def test_a_won_board_is_disabled_with_the_line_highlighted_and_offers_a_rematch(
     assert all(c.get("disabled") for c in components[:9])
     styles = [c["style"] for c in components[:9]]
     assert [i for i, s in enumerate(styles) if s == discord.ButtonStyle.success.value] == [0, 1, 2]
-    assert [c["label"] for c in components[9:]] == ["Rematch"]
+    assert [c["label"] for c in components[9:]] == ["Rematch", "Review"]
     text = board_text(game)
     assert f"<@{ALICE}> wins with a1, b1, c1!" in text.content
 
@@ -173,3 +181,15 @@ def test_the_leaderboard_lists_ranks_and_escapes_names() -> None:
     assert str(embed.description).startswith(f"**1.** <@{ALICE}> (\\*\\*al\\*\\*): **1232**")
     empty = leaderboard_embed(Leaderboard(1, 5, ()), "global")
     assert "Nobody is ranked yet" in str(empty.description) and "5 rated games" in str(empty.description)
+
+
+def test_a_message_sends_only_its_parts_and_an_edit_removes_the_others() -> None:
+    board = compose(game_view())
+    assert set(board.send_args()) == {"content", "embed", "view", "allowed_mentions"}
+    assert board.edit_args()["view"] is board.view is not None
+    url = "https://discord.com/channels/1/2/3"
+    moved = GameMessage(moved_text(url))
+    assert set(moved.send_args()) == {"content", "allowed_mentions"}
+    edit = moved.edit_args()
+    assert edit["embed"] is None and edit["view"] is None, "an old board loses its card and buttons"
+    assert url in str(edit["content"]) and edit["allowed_mentions"].to_dict()["parse"] == []

@@ -3,10 +3,10 @@
 Thousands of interactions that the rules must refuse (or answer read-only) are sent in
 concurrent batches: every command option with forged values (``force=True``, as a
 modified client could send), button clicks with forged custom ids on real boards, and
-commands from DMs. Each must get an answer, the answer must be a clear sentence (never
-the apology for an unexpected error), the database must be exactly as before, and the
-bot must log no traceback. Meanwhile another member plays a game in another server,
-and each of their clicks must still be answered.
+commands and forged clicks in DMs with the bot where no game runs. Each must get an answer,
+the answer must be a clear sentence (never the apology for an unexpected error), the
+database must be exactly as before, and the bot must log no traceback. Meanwhile another
+member plays a game in another server, and each of their clicks must still be answered.
 
 Boards for ``python -m bot analyze -`` go through one process, one line at a time.
 """
@@ -35,6 +35,8 @@ from tests.support.tables import Answers, Table, answer, board, click_cell, duel
 
 INPUTS = env_count("TTT_FUZZ_INPUTS", 3000)
 """Interactions through the emulator (CI default; the boards for analyze come on top)."""
+DM_REFUSALS = ("There is no game running", "not in this channel", "not part of this game")
+"""A DM with the bot holds no game here: its commands find none, boards forged into it belong elsewhere."""
 BOARDS = env_count("TTT_FUZZ_BOARDS", 7200)
 CONCURRENCY = 48
 SEED = env_count("TTT_FUZZ_SEED", 20261123)
@@ -309,14 +311,11 @@ class Generator:
         options: dict[str, Any]
         command, options = rng.choice(
             (
-                ("ttt start", {}),
                 ("ttt move", {"cell": fuzzing.cell_text(rng)}),
                 ("ttt board", {}),
                 ("ttt resign", {}),
                 ("ttt cancel", {}),
                 ("ttt hint", {}),
-                ("ttt stats", {}),
-                ("ttt leaderboard", {"scope": "server"}),
             )
         )
         return lambda: self.emu.slash(channel, who.user, command, options, force=True)
@@ -384,7 +383,7 @@ async def test_hostile_interactions_are_refused_and_change_nothing(
         elif not ephemeral:
             raise AssertionError(f"a refusal must be private; {context}")
         if kind == "dm":
-            assert "direct messages" in text, context
+            assert any(reason in text for reason in DM_REFUSALS), context
     after = snapshot(bot)
     unchanged_but_probe(before, after, probe_id)
     text = bot.log_text()

@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
 from bot.engine import Level
-from bot.exts.games import render
+from bot.exts.games import looking_back, render
 from bot.exts.games.audience import Audience, locale_of, personal
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.messages import (
@@ -36,10 +36,11 @@ from bot.exts.games.messages import (
     compose,
     jump_url,
 )
+from bot.exts.games.places import place_of, public_answers_allowed, require_public_answers
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, has_button, shown_game
-from bot.i18n import LANGUAGES, N_
+from bot.i18n import LANGUAGES, N_, Texts
 from bot.services import Actor, First, GameView, Place, Refusal, refusals
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,9 @@ P = ParamSpec("P")
 
 ErrorHandler = Callable[[Interaction, app_commands.AppCommandError], Coroutine[Any, Any, Any]]
 Handler = Callable[Concatenate["GamesCog", Interaction, P], Coroutine[Any, Any, None]]
+
+MAX_GAME_ID = 2**31 - 1
+"""The largest game number an option accepts: the store numbers games with 32-bit integers."""
 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
@@ -79,13 +83,6 @@ SCOPE_CHOICES = [
 ]
 
 
-def place_of(interaction: Interaction) -> Place:
-    """Where the interaction happened; games live in server channels and threads only."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise refusals.NotInServer()
-    return Place(interaction.guild_id, interaction.channel_id)
-
-
 def actor_of(interaction: Interaction) -> Actor:
     """The user behind ``interaction``, with their language (kept with a game they start)."""
     return Actor(interaction.user.id, interaction.user.display_name, locale_of(interaction))
@@ -114,7 +111,10 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     """Tic-tac-toe: ``/ttt`` commands and the board's buttons."""
 
     ttt = app_commands.Group(
-        name="ttt", description=N_("Play tic-tac-toe against me or another member."), guild_only=True
+        name="ttt",
+        description=N_("Play tic-tac-toe against me or another member."),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
     )
 
     def __init__(self, bot: TicTacToeBot) -> None:
@@ -171,6 +171,15 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     ) -> None:
         await report(interaction, error)
 
+    @staticmethod
+    def _answers_with_board(interaction: Interaction, place: Place) -> bool:
+        """Whether a command that changed a game answers with its board for everyone to see.
+
+        Where the bot cannot edit the board on its own, the changed game is shown as the answer
+        (it becomes the board message), unless Discord would show that answer to the user alone.
+        """
+        return place.interactions_only and public_answers_allowed(interaction)
+
     async def _show_new_board(self, interaction: Interaction, game: GameView) -> None:
         """Answer with the game's message and make it the game's board message.
 
@@ -200,12 +209,13 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def start(
         self,
         interaction: Interaction,
-        opponent: discord.Member | None = None,
+        opponent: discord.User | None = None,
         size: int = 3,
         level: str | None = None,
         first: str = "me",
     ) -> None:
         place = place_of(interaction)
+        require_public_answers(interaction)
         me = actor_of(interaction)
         order = choice_of(First, first, "first")
         own_id = self.bot.user.id if self.bot.user is not None else None
@@ -216,6 +226,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         else:
             if level is not None:
                 raise refusals.LevelWithOpponent()
+            if interaction.guild_id is not None and not isinstance(opponent, discord.Member):
+                raise refusals.UnknownMember()
             work = self.service.challenge(
                 place,
                 me,
@@ -235,7 +247,11 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def move(self, interaction: Interaction, cell: app_commands.Range[str, 1, 10]) -> None:
         place = place_of(interaction)
         work = self.service.move(place, actor_of(interaction), cell)
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        shows_board = self._answers_with_board(interaction, place)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return
         message_id = await self.publisher.refresh(game)
         self.sweeper.poke(game.deadline)
         url = None
@@ -271,14 +287,23 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     @ttt.command(name="board", description=N_("Show this channel's current game again."))
     @handled
     async def board(self, interaction: Interaction) -> None:
-        game = await within_deadline(interaction, self.service.board(place_of(interaction)), thinking=True)
+        place = place_of(interaction)
+        require_public_answers(interaction)
+        # Where boards change only on request, a game that ended on time shows how it ended here.
+        work = self.service.latest(place) if place.interactions_only else self.service.board(place)
+        game = await within_deadline(interaction, work, thinking=True)
         await self._show_new_board(interaction, game)
 
     @ttt.command(name="resign", description=N_("Give up your game in this channel."))
     @handled
     async def resign(self, interaction: Interaction) -> None:
-        work = self.service.resign(place_of(interaction), actor_of(interaction))
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        place = place_of(interaction)
+        work = self.service.resign(place, actor_of(interaction))
+        shows_board = self._answers_with_board(interaction, place)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return
         await self.publisher.refresh(game)
         await tell(interaction, render.resigned_text(game))
 
@@ -288,8 +313,13 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     @handled
     async def cancel(self, interaction: Interaction) -> None:
         moderator = interaction.permissions.manage_messages
-        work = self.service.cancel(place_of(interaction), actor_of(interaction), is_moderator=moderator)
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        place = place_of(interaction)
+        work = self.service.cancel(place, actor_of(interaction), is_moderator=moderator)
+        shows_board = self._answers_with_board(interaction, place)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return
         await self.publisher.refresh(game)
         await tell(interaction, render.cancelled_text(game))
 
@@ -322,10 +352,51 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         place = place_of(interaction)
         target = user or interaction.user
-        work = self.service.stats(target.id, place.guild_id)
-        stats = await within_deadline(interaction, work, thinking=True)
+        texts = await self._public_texts(place, interaction)
+        work = looking_back.stats_with_chart(self.service, texts, place, target.id)
+        stats, chart = await within_deadline(interaction, work, thinking=True)
         embed = render.stats_embed(stats, target.id)
-        await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
+        looking_back.show_chart(embed, chart)
+        await looking_back.send_with_file(interaction, embed=embed, file=chart)
+
+    # /ttt history, review, replay
+
+    async def _public_texts(self, place: Place, interaction: Interaction) -> Texts:
+        """The language of a public answer here: the server's, or outside servers the asker's."""
+        if place.guild_id is None:
+            return personal(interaction)
+        return await self.audience.server(place.guild_id, interaction)
+
+    @ttt.command(name="history", description=N_("A player's latest finished games (only you see it)."))
+    @app_commands.describe(user=N_("Whose games to list. Default you."))
+    @handled
+    async def history(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        target = user or interaction.user
+        await looking_back.show_history(
+            self.service, interaction, personal(interaction), place_of(interaction), target.id
+        )
+
+    @ttt.command(
+        name="review", description=N_("My verdict on every move of a finished game (only you see it).")
+    )
+    @app_commands.describe(game=N_("The game's number. Default your latest finished game."))
+    @handled
+    async def review(
+        self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
+    ) -> None:
+        await looking_back.show_review(
+            self.service, interaction, personal(interaction), place_of(interaction), game
+        )
+
+    @ttt.command(name="replay", description=N_("Show a finished game as an animated picture."))
+    @app_commands.describe(game=N_("The game's number. Default your latest finished game."))
+    @handled
+    async def replay(
+        self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
+    ) -> None:
+        place = place_of(interaction)
+        texts = await self._public_texts(place, interaction)
+        await looking_back.post_replay(self.service, interaction, texts, place, game)
 
     # /ttt settings
 
@@ -364,7 +435,13 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             return
         place = place_of(interaction)
         user = actor_of(interaction)
+        if click.action is Action.REVIEW:
+            await looking_back.show_review(
+                self.service, interaction, personal(interaction), place, click.game_id
+            )
+            return
         if click.action is Action.REMATCH:
+            require_public_answers(interaction)
             game = await within_deadline(
                 interaction, self.service.rematch(place, user, click.game_id), thinking=True
             )
@@ -382,6 +459,9 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         try:
             game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
         except refusals.OutdatedBoard as error:
+            if place.interactions_only:
+                await self._redraw_clicked(interaction, click.game_id, str(error))
+                return
             # The clicked message shows an older state (its edit was lost, say): redraw it.
             await tell(interaction, render.outdated_board_text(str(error)))
             await self._refresh_clicked(interaction, click.game_id)
@@ -402,6 +482,14 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             old = board_ref(game)
             if old is not None:
                 await self.publisher.retire(game, old, MessageRef(clicked.channel.id, clicked.id))
+
+    async def _redraw_clicked(self, interaction: Interaction, game_id: int, refusal: str) -> None:
+        """Where boards change only on request: show the game as it stands on the clicked message,
+        through this click (a game that ended on time shows it here), then say why nothing was played."""
+        game = await self.service.game(game_id, place_of(interaction))
+        if not game.bot_to_move:
+            await self.publisher.answer_click(interaction, game)
+        await tell(interaction, render.outdated_board_text(refusal))
 
     async def _refresh_clicked(self, interaction: Interaction, game_id: int) -> None:
         """Redraw an outdated board that someone clicked, so its buttons are current again.

@@ -4,6 +4,9 @@ A game has one message at a time, its *board message*, whose id the service stor
 (``set_message``). It is first the answer to ``/ttt start``; clicks edit it through
 their interaction; timeouts, expiries and the bot's delayed replies edit it through the
 channel API (:class:`BoardPublisher`), since interaction tokens expire after 15 minutes.
+A game whose board is reached only on request (``interactions_only``: a group DM, a server
+without the bot) never goes through the channel API: its board changes in answer to a click
+or a command only.
 """
 
 from __future__ import annotations
@@ -199,7 +202,14 @@ class BoardPublisher:
             log.info("Could not point the old board %s of game %s to its new one: %r", old, game.id, error)
 
     async def refresh(self, game: GameView) -> int | None:
-        """Show ``game`` on its board message; return the message id, or None if Discord refused."""
+        """Show ``game`` on its board message; return the message id, or None if Discord refused.
+
+        None at once for a game reached only on request: its board shows the change at the next
+        click on it or ``/ttt board``.
+        """
+        if game.interactions_only:
+            log.debug("Game %s is shown only on request; its board catches up at the next click", game.id)
+            return None
         try:
             if game.message_id is not None and game.message_channel_id is not None:
                 try:
@@ -241,6 +251,8 @@ class BoardPublisher:
         *,
         newer_only: bool = False,
     ) -> None:
+        if game.interactions_only:
+            return
         partial = self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
         async with self.order.edit(message_id, game.version, newer_only=newer_only) as newest:
             if newest:

@@ -1,4 +1,4 @@
-"""Persistent buttons: the board grid, Resign, Rematch, and a challenge's Accept and Decline.
+"""Persistent buttons: the board grid, Resign, Rematch and Review, and a challenge's Accept and Decline.
 
 Every button is a :class:`discord.ui.DynamicItem` whose custom id (see
 :mod:`bot.exts.games.custom_ids`) carries what a click needs to find its game in the
@@ -75,11 +75,12 @@ class ControlButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=CONTROL_TEMPLATE,
 ):
-    """Resign, Rematch, Accept or Decline: an action on the whole game."""
+    """Resign, Rematch, Review, Accept or Decline: an action on the whole game."""
 
     LABELS: ClassVar[dict[Action, tuple[str, discord.ButtonStyle]]] = {
         Action.RESIGN: ("Resign", discord.ButtonStyle.danger),
         Action.REMATCH: ("Rematch", discord.ButtonStyle.primary),
+        Action.REVIEW: ("Review", discord.ButtonStyle.secondary),
         Action.ACCEPT: ("Accept", discord.ButtonStyle.success),
         Action.DECLINE: ("Decline", discord.ButtonStyle.danger),
     }
@@ -137,7 +138,8 @@ def _cell_style(game: GameView, cell: int) -> discord.ButtonStyle:
 
 
 def board_view(game: GameView) -> discord.ui.View:
-    """The grid (the first ``size`` rows, cells in reading order), then Resign or Rematch when there is room.
+    """The grid (the first ``size`` rows, cells in reading order), then the controls when there is room:
+    Resign while the game runs, Rematch and Review once it is finished.
 
     Occupied cells are disabled and show X or O; empty ones show their name (``b2``)
     and are enabled while the game runs. The last move is blue, a winning line green.
@@ -159,6 +161,7 @@ def board_view(game: GameView) -> discord.ui.View:
             view.add_item(ControlButton(Click(Action.RESIGN, game.id), row=game.size))
         elif game.status is GameStatus.FINISHED:
             view.add_item(ControlButton(Click(Action.REMATCH, game.id), row=game.size))
+            view.add_item(ControlButton(Click(Action.REVIEW, game.id), row=game.size))
     return view
 
 
