@@ -61,4 +61,4 @@ def game_view(
         updated_at=NOW,
         finished_at=None if status.is_live else NOW,
     )
-    return presenter.game_view(game, {ALICE: "alice", BOB: "bob"}, bot_name)
+    return presenter.game_view(game, board, {ALICE: "alice", BOB: "bob"}, bot_name)
