@@ -47,6 +47,10 @@ async def test_the_synced_command_is_described_in_every_language(
     assert easy["name_localizations"]["de"] == "leicht"
     assert easy["name_localizations"]["ja"] == "かんたん"
     assert start["description_localizations"]["fr"].startswith("Lance une partie")
+    size = next(option for option in start["options"] if option["name"] == "size")
+    five = next(choice for choice in size["choices"] if choice["value"] == 5)
+    assert five["name"] == "5x5 (4 in a row)"
+    assert five["name_localizations"]["de"] == "5x5 (4 in einer Reihe)"
 
 
 def settings_table(emu: DiscordEmulator, locale: str = "en-US") -> Table:

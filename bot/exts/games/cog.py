@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
-from bot.engine import Level
+from bot.engine import WIN_LENGTH, Level
 from bot.exts.games import looking_back, render
 from bot.exts.games.audience import Audience, locale_of, personal
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
@@ -56,11 +56,14 @@ MAX_GAME_ID = 2**31 - 1
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
 
+SIZE_LABEL = N_("{size}x{size} ({k} in a row)")
 SIZE_CHOICES = [
-    app_commands.Choice(name=N_("3x3 (3 in a row)"), value=3),
-    app_commands.Choice(name=N_("4x4 (4 in a row)"), value=4),
-    app_commands.Choice(name=N_("5x5 (4 in a row)"), value=5),
+    app_commands.Choice(
+        name=app_commands.locale_str(SIZE_LABEL.format(size=n, k=k), msgid=SIZE_LABEL, size=n, k=k), value=n
+    )
+    for n, k in WIN_LENGTH.items()
 ]
+"""Every board size the engine plays, labelled with the line that wins on it."""
 LEVEL_CHOICES = [
     app_commands.Choice(name=N_("easy"), value="easy"),
     app_commands.Choice(name=N_("medium"), value="medium"),
