@@ -8,15 +8,8 @@ import pytest
 
 from bot.i18n import TRANSLATED
 from discord_emulator import DiscordEmulator, Perm
-from tests.exts.harness import (
-    BotUnderTest,
-    Table,
-    answer,
-    click_cell,
-    controls,
-    free_cells,
-    private_answer,
-)
+from tests.support.bot import BotUnderTest
+from tests.support.tables import Table, answer, click_cell, controls, free_cells, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

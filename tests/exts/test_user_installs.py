@@ -15,16 +15,8 @@ from typing import Any
 import pytest
 
 from discord_emulator import Channel, DiscordEmulator, Interaction, InteractionUsageError, Message, Perm, User
-from tests.exts.harness import (
-    ANSWER_TIMEOUT,
-    BotUnderTest,
-    answer,
-    board,
-    cells,
-    controls,
-    free_cells,
-    private_answer,
-)
+from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
+from tests.support.tables import answer, board, cells, controls, free_cells, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
