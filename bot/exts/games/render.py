@@ -90,7 +90,7 @@ def size_label(game: GameView) -> str:
     return f"{game.size}x{game.size}, {game.k} in a row"
 
 
-# The board message (contract section 4)
+# The board message
 
 
 def _winner_sentence(game: GameView) -> str:
