@@ -1,4 +1,4 @@
-"""``python -m bot play``: one game against the engine in the terminal (contract section 1).
+"""``python -m bot play``: one game against the engine in the terminal (README: Playing in the terminal).
 
 The loop reads one move per line, shows the board after every move, and ends cleanly on
 ``q``, on end of input, or when the game is over. It owns no rules: moves go through a

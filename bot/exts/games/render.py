@@ -102,7 +102,7 @@ def size_label(texts: Texts, game: GameView) -> str:
     return texts.gettext("{size}x{size}, {k} in a row", size=game.size, k=game.k)
 
 
-# The board message (contract section 4)
+# The board message
 
 
 def _winner_sentence(texts: Texts, game: GameView) -> str:
