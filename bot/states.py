@@ -1,8 +1,16 @@
-"""The states of a game (status, result, end reason): words the service decides and the store keeps."""
+"""The states of a game and the changes between them: what the service decides and the store keeps.
+
+The enums are the words stored for a game's status, result and end reason. A
+transition (:class:`Accepted`, :class:`Moved`, :class:`Ended`) is one change of a
+stored game's state, decided by the service and applied by the store as one
+compare-and-set on the game's version.
+"""
 
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
+from datetime import datetime
 
 
 class GameStatus(enum.StrEnum):
@@ -39,3 +47,52 @@ class EndReason(enum.StrEnum):
     TIMEOUT = "timeout"
     CANCEL = "cancel"
     DECLINED = "declined"
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a game stops: finished with a result, or cancelled, declined or expired without one."""
+
+    status: GameStatus
+    reason: EndReason
+    result: GameResult | None = None
+    rating_weight: float = 0.0
+    """How much the game moves its players' ratings (0 for an unrated game)."""
+
+    @property
+    def rated(self) -> bool:
+        return self.rating_weight > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A challenge is accepted: the game becomes active, X on turn by ``deadline``."""
+
+    deadline: datetime | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """Moves were played: the board is now ``board`` (compact text) after ``ply`` plies.
+
+    ``deadline`` is the next human's; ``ending`` is set when the last move decided the game.
+    """
+
+    board: str
+    ply: int
+    last_cell: int
+    deadline: datetime | None
+    at: datetime
+    ending: Ending | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """The game stops other than by a move: resignation, timeout, cancel, decline or expiry."""
+
+    ending: Ending
+    at: datetime
+
+
+Transition = Accepted | Moved | Ended

@@ -15,8 +15,9 @@ from typing import Any, TextIO
 from bot.cli.service_session import terminal_service
 from bot.cli.session import SessionUnavailable
 from bot.config import Settings
-from bot.engine import Outcome
-from bot.services import EnginePool, GameReview, GameService, GameView, MoveReview, Refusal, Replay, Verdict
+from bot.i18n import Texts, terminal_texts
+from bot.review_words import cells_text, estimates_note, header_text, summary_lines, verdict_text
+from bot.services import EnginePool, GameReview, GameService, MoveReview, PlayerView, Refusal, Replay
 from bot.services.picture_pool import PicturePool
 
 
@@ -36,76 +37,39 @@ def review_record(game_id: int, move: MoveReview) -> dict[str, Any]:
     }
 
 
-def verdict_words(verdict: Verdict) -> str:
-    if verdict.value is Outcome.DRAW:
-        return "a draw"
-    return f"a {verdict.value.value} in {verdict.plies}"
+def _plain(side: PlayerView) -> str:
+    return side.display_name
 
 
-_KEPT = {Outcome.WIN: "kept the win", Outcome.DRAW: "held the draw"}
-
-
-def _either(names: tuple[str, ...]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def mistake_sentence(move: MoveReview) -> str:
-    """``move 5 (c3) turned a draw into a loss in 4; b3 or a2 held the draw``."""
-    kept = _KEPT.get(move.before.value, "was best")
-    return (
-        f"move {move.number} ({move.name}) turned {verdict_words(move.before)} into "
-        f"{verdict_words(move.after)}; {_either(move.best_names)} {kept}"
-    )
-
-
-def summary_lines(review: GameReview) -> list[str]:
-    """The facts at the top of a review: each side's mistakes, the worst first-hand."""
-    if not review.mistakes:
-        return ["No mistakes: every move kept the value of the position."]
-    lines = []
-    for side in review.game.players:
-        mistakes = review.mistakes_of(side.mark)
-        if not mistakes:
-            lines.append(f"{side.display_name} made no mistake.")
-        elif len(mistakes) == 1:
-            lines.append(f"{side.display_name}'s only mistake: {mistake_sentence(mistakes[0])}.")
-        else:
-            first = mistake_sentence(mistakes[0])
-            lines.append(f"{side.display_name} made {len(mistakes)} mistakes; the first: {first}.")
-    return lines
-
-
-def _result(game: GameView) -> str:
-    winner = game.winner
-    if winner is not None:
-        return f"{winner.display_name} ({winner.mark.value}) won."
-    if game.result is not None:
-        return "A draw."
-    return "It ended without a result." if not game.is_live else "It is still going on."
-
-
-def move_line(move: MoveReview) -> str:
-    line = (
-        f"{move.number:>3}. {move.mark.value} {move.name:<3} {move.player.display_name}: "
-        f"{verdict_words(move.before)} before, {verdict_words(move.after)} after"
+def move_line(texts: Texts, move: MoveReview) -> str:
+    """``  5. X c3  Alice: a draw before, a loss in 4 plies after  mistake (best: b3 or a2)``."""
+    line = texts.gettext(
+        "{number}. {mark} {cell} {name}: {before} before, {after} after",
+        number=f"{move.number:>3}",
+        mark=move.mark.value,
+        cell=f"{move.name:<3}",
+        name=move.player.display_name,
+        before=verdict_text(texts, move.before),
+        after=verdict_text(texts, move.after),
     )
     if move.mistake:
-        line += f"  mistake (best: {_either(move.best_names)})"
+        line += "  " + texts.gettext("mistake (best: {best})", best=cells_text(texts, move.best_names))
     if not move.exact:
-        line += "  (not proven: the search hit its time limit)"
+        line += "  " + texts.gettext("(not proven)")
     return line
 
 
-def review_lines(review: GameReview) -> list[str]:
+def review_lines(texts: Texts, review: GameReview) -> list[str]:
+    """The review as the terminal prints it: the game, each side's mistakes, then every move."""
     game = review.game
-    header = (
-        f"Game {game.id} ({game.size}x{game.size}): {game.x.display_name} (X) against "
-        f"{game.o.display_name} (O). {_result(game)}"
-    )
-    lines = [header, *summary_lines(review)]
+    lines = [
+        texts.gettext("Review of game {game}", game=game.id),
+        header_text(texts, game, _plain),
+        *summary_lines(texts, review, _plain),
+    ]
     if not review.exact:
-        lines.append("Some verdicts are estimates: on this board the search stops at a time limit.")
-    return lines + [move_line(move) for move in review.moves]
+        lines.append(estimates_note(texts))
+    return lines + [move_line(texts, move) for move in review.moves]
 
 
 async def _with_service(settings: Settings, game_id: int, replay: bool) -> GameReview | Replay:
@@ -126,18 +90,25 @@ async def _ask(service: GameService, game_id: int, replay: bool) -> GameReview |
     return await (service.replay(game_id) if replay else service.review(game_id))
 
 
+def _problem(error: Exception) -> str:
+    """One line saying why: a refusal in the terminal's language, a database problem as it was put."""
+    if isinstance(error, Refusal):
+        return terminal_texts().message(error.template, error.params, plural=error.plural, count=error.count)
+    return str(error)
+
+
 def run_review(settings: Settings, game_id: int, as_json: bool, stdout: TextIO, stderr: TextIO) -> int:
     """Print the review of ``game_id``; exit 1 with one line when it cannot."""
     try:
         review = asyncio.run(_with_service(settings, game_id, replay=False))
     except (SessionUnavailable, Refusal) as error:
-        stderr.write(f"{error}\n")
+        stderr.write(_problem(error) + "\n")
         return 1
     assert isinstance(review, GameReview)
     if as_json:
         stdout.writelines(json.dumps(review_record(game_id, move)) + "\n" for move in review.moves)
     else:
-        stdout.write("\n".join(review_lines(review)) + "\n")
+        stdout.write("\n".join(review_lines(terminal_texts(), review)) + "\n")
     return 0
 
 
@@ -146,14 +117,25 @@ def run_replay(settings: Settings, game_id: int, out: Path, stdout: TextIO, stde
     try:
         replay = asyncio.run(_with_service(settings, game_id, replay=True))
     except (SessionUnavailable, Refusal) as error:
-        stderr.write(f"{error}\n")
+        stderr.write(_problem(error) + "\n")
         return 1
     assert isinstance(replay, Replay)
     try:
         out.write_bytes(replay.gif)
     except OSError as error:
-        stderr.write(f"Cannot write {out}: {error.strerror or error}\n")
+        problem = str(error.strerror or error)
+        stderr.write(
+            terminal_texts().gettext("Cannot write {file}: {problem}", file=out, problem=problem) + "\n"
+        )
         return 1
-    moves = len(replay.history.moves)
-    stdout.write(f"Wrote game {game_id} ({moves} moves, {len(replay.gif)} bytes) to {out}.\n")
+    texts = terminal_texts()
+    written = texts.ngettext(
+        "Wrote game {game} ({count} move, {size} bytes) to {file}.",
+        "Wrote game {game} ({count} moves, {size} bytes) to {file}.",
+        len(replay.history.moves),
+        game=game_id,
+        size=len(replay.gif),
+        file=out,
+    )
+    stdout.write(written + "\n")
     return 0

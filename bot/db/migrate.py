@@ -48,7 +48,7 @@ def head_revision() -> str | None:
     return head
 
 
-async def _run(database_url: str | URL, target: str, upgrade: bool) -> None:
+async def _upgrade(database_url: str | URL, target: str) -> None:
     from alembic import command
 
     config = alembic_config(database_url)
@@ -58,10 +58,7 @@ async def _run(database_url: str | URL, target: str, upgrade: bool) -> None:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         config.attributes["connection"] = connection
-        if upgrade:
-            command.upgrade(config, target)
-        else:
-            command.downgrade(config, target)
+        command.upgrade(config, target)
 
     try:
         async with engine.begin() as connection:
@@ -77,12 +74,7 @@ async def upgrade_to_head(database_url: str) -> None:
     """
     if await at_head(database_url):
         return
-    await _run(database_url, "head", upgrade=True)
-
-
-async def downgrade_to(database_url: str, revision: str = "base") -> None:
-    """Undo migrations down to ``revision`` (``base``: an empty schema)."""
-    await _run(database_url, revision, upgrade=False)
+    await _upgrade(database_url, "head")
 
 
 async def current_revision(database_url: str) -> str | None:

@@ -40,7 +40,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from bot.db.live_games import Batch, LiveGameCache
 from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings
-from bot.states import LIVE_STATUSES, GameStatus
+from bot.db.transitions import columns
+from bot.states import LIVE_STATUSES, GameStatus, Transition
 
 _GAME_COLUMNS = tuple(Game.__table__.columns)
 _GAMES: Table = Game.__table__  # type: ignore[assignment]
@@ -192,6 +193,10 @@ class Repository:
             set_committed_value(game, name, value)
         self._keep(game)
         return True
+
+    async def apply(self, game: Game, transition: Transition) -> bool:
+        """Compare-and-set ``transition`` on ``game`` (see :meth:`update_game`)."""
+        return await self.update_game(game, **columns(transition))
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
         """Remember where the game's board message is; not a change of state, so no version bump."""

@@ -49,10 +49,6 @@ class Geometry:
             shift += _CHUNK_BITS
         return out
 
-    def map_cell(self, cell: int, symmetry: int) -> int:
-        """Where ``cell`` goes under ``symmetry``."""
-        return self.permutations[symmetry][cell]
-
     def key(self, x: int, o: int) -> int:
         """A position as one int, X's cells above O's: ``x << cells | o``.
 

@@ -63,10 +63,6 @@ def answers_at_once(board: Board) -> bool:
     return not board.is_over and table_scores(board) is not None
 
 
-MISTAKE_RATE: dict[Level, float] = {level: profile.mistake_rate for level, profile in PROFILES.items()}
-"""The chance, per move, that a level deliberately plays a worse move."""
-
-
 def choose_move(
     board: Board,
     level: Level = Level.PERFECT,

@@ -80,16 +80,19 @@ class _Canvas:
             draw.line([(at, MARGIN_PX), (at, end)], fill=_INDEX["grid"], width=width)
             draw.line([(MARGIN_PX, at), (end, at)], fill=_INDEX["grid"], width=width)
 
-    def mark(self, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], mark: str) -> None:
+    def mark(
+        self, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], mark: str, stroke: int | None = None
+    ) -> None:
         left, top, right, bottom = box
         inset = (right - left) // 4
         shape = (left + inset, top + inset, right - inset, bottom - inset)
         colour = _INDEX[mark]
+        width = stroke or self.stroke
         if mark == "X":
-            draw.line([shape[:2], shape[2:]], fill=colour, width=self.stroke)
-            draw.line([(shape[0], shape[3]), (shape[2], shape[1])], fill=colour, width=self.stroke)
+            draw.line([shape[:2], shape[2:]], fill=colour, width=width)
+            draw.line([(shape[0], shape[3]), (shape[2], shape[1])], fill=colour, width=width)
         else:
-            draw.ellipse(shape, outline=colour, width=self.stroke)
+            draw.ellipse(shape, outline=colour, width=width)
 
     def strip(self, draw: ImageDraw.ImageDraw, shown: int, total: int, result: str | None) -> None:
         """The bottom strip: progress through the game, or the result on the last frame."""
@@ -100,12 +103,12 @@ class _Canvas:
                 filled = MARGIN_PX + (self.width - 2 * MARGIN_PX) * shown // total
                 draw.rectangle((MARGIN_PX, top + 10, filled, top + 18), fill=_INDEX["grid"])
             return
-        icon = STRIP_PX - 8
+        icon = STRIP_PX + 8
         marks = ("X", "O") if result == "draw" else (result,)
-        left = (self.width - len(marks) * (icon + 8)) // 2
+        left = (self.width - len(marks) * icon) // 2
         for mark in marks:
-            self.mark(draw, (left, top + 4, left + icon + 8, top + 4 + icon + 8), mark)
-            left += icon + 8
+            self.mark(draw, (left, top - 4, left + icon, top - 4 + icon), mark, stroke=3)
+            left += icon
 
 
 def _frame(

@@ -2,44 +2,38 @@
 
 Each public method is one request from a user (or from the adapter's timers) and
 returns a frozen result from :mod:`bot.services.results`. Anything the rules refuse
-raises a :class:`~bot.services.refusals.Refusal`, and the refusal
-changes nothing: checks run inside the transaction, and any error rolls it back.
+raises a :class:`~bot.services.refusals.Refusal`, and the refusal changes nothing:
+checks run inside the transaction, and any error rolls it back.
 
-Concurrency: every change of a game's state is a compare-and-set on its version
-(see :mod:`bot.db.repository`), so of two requests racing on one game exactly one
-applies, also across processes sharing a PostgreSQL database. When a table answers
-the position (every 3x3 game, the 4x4 opening), the bot's reply is looked up and
-stored in the same transaction as the human's move. Otherwise the engine searches in
-a process pool (:class:`EnginePool`), outside any transaction: the bot's reply is
-computed from the state it read and stored only if the game has not changed since.
+Concurrency: every change of a game's state is a typed transition (:mod:`bot.states`)
+applied as a compare-and-set on the game's version (see :mod:`bot.db.repository`), so
+of two requests racing on one game exactly one applies, also across processes sharing
+a PostgreSQL database.
 
-Deadlines are kept by :meth:`GameService.sweep`, which the adapter calls every few
-seconds: a move or an answer that arrives after its deadline but before the next
-sweep still counts.
+:class:`GameService` is the one entry point; the work is done by its parts, one
+module per concern: :mod:`~bot.services.starting` (games, challenges, rematches),
+:mod:`~bot.services.moves` (moves and the bot's replies), :mod:`~bot.services.endings`
+(resignation, cancel, deadlines), :mod:`~bot.services.queries` (reading),
+:mod:`~bot.services.reviewing` (reviews, replays, charts) and :mod:`~bot.services.servers`
+(server settings), over the shared
+:mod:`~bot.services.core`.
 """
 
 from __future__ import annotations
 
-import logging
 import random
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import datetime
 
-from bot.db import GLOBAL_SCOPE, Database, DatabaseUnavailable, Game, Repository
-from bot.engine import Board, Level, Mark, Status, format_cell
-from bot.i18n import by_code
-from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_replay
-from bot.services import refusals, rules
+from bot.db import Database
+from bot.engine import Level
+from bot.services.core import ServiceCore
+from bot.services.endings import Endings
 from bot.services.engine_pool import EnginePool
-from bot.services.looking_back import check_visible, replay_moves, visible_from
+from bot.services.moves import Moves
 from bot.services.picture_pool import PicturePool
-from bot.services.presenter import game_view
-from bot.services.rating_updates import apply_ratings, rating_weight
+from bot.services.queries import Queries
 from bot.services.results import (
     Actor,
-    CellVerdict,
     FinishedGames,
     First,
     GameHistory,
@@ -47,22 +41,14 @@ from bot.services.results import (
     GameView,
     HintView,
     Leaderboard,
-    MoveView,
     Place,
     PlayerStats,
     Replay,
 )
-from bot.services.review import ReviewCache, review_moves
+from bot.services.reviewing import Reviewing
+from bot.services.servers import Servers
 from bot.services.settings import Clock, ServiceSettings, utc_now
-from bot.services.stats import load_leaderboard, load_stats
-from bot.states import EndReason, GameResult, GameStatus
-
-log = logging.getLogger(__name__)
-
-_NAME_LENGTH = 100
-_NAME_CACHE_SIZE = 50_000
-_LOOK_BACK_SCAN = 50
-"""How many of a player's latest games are read to find those visible from where they ask."""
+from bot.services.starting import Starting
 
 
 class GameService:
@@ -81,12 +67,14 @@ class GameService:
         self.settings = settings or ServiceSettings()
         self.database = database
         self.engine = engine or EnginePool(self.settings.engine_workers, self.settings.engine_budget_ms)
-        self._clock = clock
-        self._rng = rng or random.Random()
-        self._name_cache: dict[int, str] = {}
-        self._server_languages: dict[int, str | None] = {}
-        self._reviews = ReviewCache()
+        core = ServiceCore(database, self.settings, self.engine, clock, rng or random.Random())
+        self._moves = Moves(core)
+        self._starting = Starting(core, self._moves)
+        self._endings = Endings(core)
+        self._queries = Queries(core)
         self.pictures = pictures or PicturePool()
+        self._reviewing = Reviewing(core, self.pictures)
+        self._servers = Servers(core)
 
     async def close(self) -> None:
         """Stop the engine and pictures workers, and close the database connections."""
@@ -94,152 +82,7 @@ class GameService:
         self.pictures.close()
         await self.database.close()
 
-    # Transactions and views
-
-    @asynccontextmanager
-    async def _guard(self) -> AsyncIterator[None]:
-        """Turn an unreachable or locked database into a short "try again" for the user."""
-        try:
-            yield
-        except DatabaseUnavailable as error:
-            log.warning("Database unavailable: %s", error, exc_info=error.__cause__)
-            raise refusals.Unavailable() from error
-
-    @asynccontextmanager
-    async def _write(self, *, isolated: bool = False) -> AsyncIterator[Repository]:
-        """A write transaction; ``isolated`` for one that may refuse after it wrote (``Database.write``)."""
-        async with self._guard(), self.database.write(isolated=isolated) as repo:
-            yield repo
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Repository]:
-        async with self._guard(), self.database.read() as repo:
-            yield repo
-
-    async def _names(self, repo: Repository, game: Game) -> dict[int, str]:
-        """Display names of the game's players, from this process's cache when it knows them.
-
-        A name is display only; one changed in another process shows up here once
-        that player acts in this one.
-        """
-        wanted = [i for i in (game.x_player_id, game.o_player_id) if i is not None]
-        missing = [i for i in wanted if i not in self._name_cache]
-        if missing:
-            self._remember(await repo.display_names(missing))
-        return {i: self._name_cache[i] for i in wanted if i in self._name_cache}
-
-    def _remember(self, names: Mapping[int, str]) -> None:
-        if len(self._name_cache) > _NAME_CACHE_SIZE:
-            self._name_cache.clear()
-        self._name_cache.update(names)
-
-    async def _view(self, repo: Repository, game: Game, names: Mapping[int, str] | None = None) -> GameView:
-        if names is None:
-            names = await self._names(repo, game)
-        return game_view(game, names, self.settings.bot_name)
-
-    async def _save_players(
-        self, repo: Repository, now: datetime, *actors: Actor, known: Mapping[int, str] | None = None
-    ) -> None:
-        """Store each actor and their display name (skipped when ``known`` already has that name)."""
-        for actor in actors:
-            name = actor.display_name[:_NAME_LENGTH]
-            if known is None or known.get(actor.user_id) != name:
-                await repo.save_player(actor.user_id, name, now)
-                self._remember({actor.user_id: name})
-
-    # Lookups and checks
-
-    async def _game_here(
-        self, repo: Repository, place: Place, game_id: int | None, *, cached: bool = False
-    ) -> Game:
-        """The game a request is about: ``game_id`` (which must be in this channel) or the live one.
-
-        ``cached``: this process's copy of ``game_id`` will do (see :meth:`Repository.game`).
-        """
-        if game_id is None:
-            game = await repo.live_game(place.channel_id)
-            if game is None:
-                raise refusals.NoGame()
-            return game
-        found = await repo.game(game_id, cached=cached)
-        if found is None or found.channel_id != place.channel_id or found.guild_id != place.guild_id:
-            raise refusals.GameElsewhere()
-        return found
-
-    async def _check_can_start(self, repo: Repository, place: Place, user_id: int, now: datetime) -> None:
-        live = await repo.live_game(place.channel_id)
-        if live is not None:
-            raise rules.busy_channel(live)
-        cooldown = self.settings.start_cooldown_seconds
-        last = await repo.last_game_created_by(user_id) if cooldown > 0 else None
-        if last is not None and last.status is not GameStatus.FINISHED:
-            # Flood protection only: a game played out to a result frees its player at once.
-            wait = cooldown - (now - last.created_at).total_seconds()
-            if wait > 0:
-                raise refusals.Cooldown(wait)
-
-    def _turn_deadline(self, player_id: int | None, now: datetime) -> datetime | None:
-        """The human on turn must move by then; the bot has no deadline."""
-        if player_id is None:
-            return None
-        return now + timedelta(seconds=self.settings.turn_timeout_seconds)
-
-    def _human_is_x(self, first: First) -> bool:
-        if first is First.RANDOM:
-            return self._rng.random() < 0.5
-        return first is First.ME
-
     # Starting games
-
-    async def _create(
-        self,
-        repo: Repository,
-        place: Place,
-        size: int,
-        creator: Actor,
-        x: int | None,
-        o: int | None,
-        level: Level | None,
-        now: datetime,
-    ) -> GameView:
-        """Insert a new game: against the bot it is active at once, between humans a pending challenge."""
-        empty = Board.empty(size)
-        deadline: datetime | None
-        if level is None:
-            status = GameStatus.PENDING
-            deadline = now + timedelta(seconds=self.settings.challenge_timeout_seconds)
-        else:
-            status = GameStatus.ACTIVE
-            deadline = self._turn_deadline(x, now)
-        game = await repo.add_game(
-            guild_id=place.guild_id,
-            channel_id=place.channel_id,
-            interactions_only=place.interactions_only,
-            size=size,
-            k=empty.k,
-            level=None if level is None else level.value,
-            x_player_id=x,
-            o_player_id=o,
-            created_by=creator.user_id,
-            starter_locale=creator.locale,
-            status=status,
-            board=empty.compact,
-            ply=0,
-            seed=self._rng.getrandbits(62),
-            rated=False,
-            rating_weight=0.0,
-            version=1,
-            deadline=deadline,
-            created_at=now,
-            updated_at=now,
-        )
-        if game is None:  # another request took the channel since our check: the unique index said no
-            raise rules.busy_channel(None)
-        opening = self._reply_at_once(game, empty)
-        if opening is not None:
-            await self._play(repo, game, empty, opening, None, now)
-        return await self._view(repo, game)
 
     async def start_vs_bot(
         self,
@@ -251,15 +94,7 @@ class GameService:
         first: First = First.ME,
     ) -> GameView:
         """Start a game against the bot; when the bot plays X it opens before this returns."""
-        rules.check_size(size)
-        human_x = self._human_is_x(first)
-        now = self._clock()
-        async with self._write(isolated=True) as repo:
-            await self._check_can_start(repo, place, player.user_id, now)
-            await self._save_players(repo, now, player)
-            x, o = (player.user_id, None) if human_x else (None, player.user_id)
-            view = await self._create(repo, place, size, player, x, o, level, now)
-        return await self._after_human_turn(view)
+        return await self._starting.start_vs_bot(place, player, size, level, first)
 
     async def challenge(
         self,
@@ -276,49 +111,15 @@ class GameService:
         ``opponent_is_bot`` is whether the member is a bot account: bots cannot be
         challenged (to play this bot, use :meth:`start_vs_bot`).
         """
-        if opponent.user_id == challenger.user_id:
-            raise refusals.SelfChallenge()
-        if opponent_is_bot:
-            raise refusals.BotChallenge()
-        rules.check_size(size)
-        challenger_x = self._human_is_x(first)
-        now = self._clock()
-        async with self._write(isolated=True) as repo:
-            await self._check_can_start(repo, place, challenger.user_id, now)
-            await self._save_players(repo, now, challenger, opponent)
-            sides = (challenger.user_id, opponent.user_id)
-            x, o = sides if challenger_x else sides[::-1]
-            return await self._create(repo, place, size, challenger, x, o, None, now)
-
-    async def _pending_for(self, repo: Repository, place: Place, user: Actor, game_id: int | None) -> Game:
-        game = await self._game_here(repo, place, game_id)
-        if game.status is not GameStatus.PENDING:
-            raise refusals.NotPending()
-        challenged = rules.challenged_id(game)
-        if challenged is None or user.user_id != challenged:
-            name = (await self._names(repo, game)).get(challenged or 0)
-            raise refusals.NotChallengedUnnamed() if name is None else refusals.NotChallenged(name)
-        return game
+        return await self._starting.challenge(place, challenger, opponent, opponent_is_bot, size, first)
 
     async def accept(self, place: Place, user: Actor, game_id: int | None = None) -> GameView:
         """The challenged member accepts: the game starts and X is on turn."""
-        now = self._clock()
-        async with self._write() as repo:
-            game = await self._pending_for(repo, place, user, game_id)
-            deadline = self._turn_deadline(game.x_player_id, now)
-            if not await repo.update_game(game, status=GameStatus.ACTIVE, deadline=deadline, updated_at=now):
-                raise refusals.StaleBoard()
-            await self._save_players(repo, now, user)
-            return await self._view(repo, game)
+        return await self._starting.accept(place, user, game_id)
 
     async def decline(self, place: Place, user: Actor, game_id: int | None = None) -> GameView:
         """The challenged member declines; the challenge ends without a game."""
-        now = self._clock()
-        async with self._write() as repo:
-            game = await self._pending_for(repo, place, user, game_id)
-            await self._end(repo, game, GameStatus.CANCELLED, None, EndReason.DECLINED, now)
-            await self._save_players(repo, now, user)
-            return await self._view(repo, game)
+        return await self._starting.decline(place, user, game_id)
 
     async def rematch(self, place: Place, user: Actor, game_id: int) -> GameView:
         """A new game between the same sides with marks swapped.
@@ -326,19 +127,7 @@ class GameService:
         Against the bot it starts at once (same level and size); against a person it
         is a new challenge they must accept.
         """
-        now = self._clock()
-        async with self._write(isolated=True) as repo:
-            old = await self._game_here(repo, place, game_id)
-            if old.status is not GameStatus.FINISHED:
-                raise refusals.NotFinished()
-            if rules.mark_of(old, user.user_id) is None:
-                raise refusals.NotRematchPlayer()
-            await self._check_can_start(repo, place, user.user_id, now)
-            await self._save_players(repo, now, user)
-            level = None if old.level is None else Level(old.level)
-            x, o = old.o_player_id, old.x_player_id
-            view = await self._create(repo, place, old.size, user, x, o, level, now)
-        return await self._after_human_turn(view)
+        return await self._starting.rematch(place, user, game_id)
 
     # Playing
 
@@ -353,106 +142,11 @@ class GameService:
     ) -> GameView:
         """Play ``cell`` for ``user``; against the bot, its reply is made before this returns.
 
-        ``cell`` is the contract's notation (``"b2"``, ``"5"``) or a 0-based index (a
-        button). A button passes its ``game_id`` and the ``expected_ply`` it was drawn
-        at, so a click on an outdated board is refused instead of played.
-
-        A button's move is first decided on this process's cached copy of the game (no
-        read from the database); a refusal is decided again on a fresh read, since
-        another process may have changed the game since this one last saw it.
+        ``cell`` is the cell notation (``"b2"``, ``"5"``) or a 0-based index (a button).
+        A button passes its ``game_id`` and the ``expected_ply`` it was drawn at, so a
+        click on an outdated board is refused instead of played.
         """
-        if game_id is None:
-            return await self._move(place, user, cell, None, expected_ply, cached=False)
-        try:
-            return await self._move(place, user, cell, game_id, expected_ply, cached=True)
-        except refusals.Unavailable:
-            raise
-        except refusals.Refusal:
-            return await self._move(place, user, cell, game_id, expected_ply, cached=False)
-
-    async def _move(
-        self,
-        place: Place,
-        user: Actor,
-        cell: str | int,
-        game_id: int | None,
-        expected_ply: int | None,
-        *,
-        cached: bool,
-    ) -> GameView:
-        now = self._clock()
-        async with self._write() as repo:
-            game = await self._game_here(repo, place, game_id, cached=cached)
-            names = await self._names(repo, game)
-            board = rules.check_turn(game, user.user_id, expected_ply, names)
-            index = rules.cell_index(cell, board)
-            await self._play(repo, game, board, index, user.user_id, now)
-            await self._save_players(repo, now, user, known=names)
-            view = await self._view(repo, game, {**names, user.user_id: user.display_name[:_NAME_LENGTH]})
-        return await self._after_human_turn(view)
-
-    async def _play(
-        self, repo: Repository, game: Game, board: Board, cell: int, player_id: int | None, now: datetime
-    ) -> None:
-        """Store a move and, when a table answers it, the bot's reply: one compare-and-set, one insert.
-
-        Ends the game if it is decided. A reply that needs a search is left to
-        :meth:`play_bot_turn`, after the commit (see :meth:`_after_human_turn`).
-        """
-        plays = [(board, cell, player_id)]
-        after = board.play(cell)
-        reply = self._reply_at_once(game, after)
-        if reply is not None:
-            plays.append((after, reply, None))
-            after = after.play(reply)
-        values: dict[str, Any] = {
-            "board": after.compact,
-            "ply": after.ply,
-            "last_cell": plays[-1][1],
-            "updated_at": now,
-        }
-        finishing = after.status is not Status.ONGOING
-        if finishing:
-            winner = after.winner
-            result = GameResult.DRAW if winner is None else rules.RESULT_OF_WINNER[winner]
-            reason = EndReason.FULL if winner is None else EndReason.LINE
-            values.update(await self._finish_values(repo, game, result, reason, now, after.ply))
-        else:
-            values["deadline"] = self._turn_deadline(rules.player_of(game, after.turn), now)
-        if not await repo.update_game(game, **values):
-            raise refusals.StaleBoard()
-        await repo.add_moves(
-            game.id, [(before.ply, move, before.turn.value, who) for before, move, who in plays], now
-        )
-        if finishing:
-            await apply_ratings(repo, game, now, self.settings.ratings)
-
-    def _reply_at_once(self, game: Game, board: Board) -> int | None:
-        """The bot's move on ``board`` if the bot is on turn there and a table answers it, else None."""
-        if game.level is None or board.is_over or rules.player_of(game, board.turn) is not None:
-            return None
-        try:
-            return self.engine.move_at_once(board, Level(game.level), self._bot_seed(game, board.ply))
-        except Exception:
-            log.exception("The engine failed on game %s; its move is left to the pool", game.id)
-            return None
-
-    @staticmethod
-    def _bot_seed(game: Game, ply: int) -> int:
-        """The engine's seed for the bot's move at ``ply`` (replays choose alike)."""
-        return (game.seed + ply) % (1 << 62)
-
-    async def _after_human_turn(self, view: GameView) -> GameView:
-        """Make the bot's reply if it is on turn; if the engine fails, :meth:`resume_bot_turns` retries."""
-        if not view.bot_to_move:
-            return view
-        try:
-            return await self.play_bot_turn(view.id)
-        except refusals.Refusal:
-            raise
-        except Exception:
-            log.exception("The engine failed on game %s; the bot's move is left for a later retry", view.id)
-            return view
+        return await self._moves.move(place, user, cell, game_id, expected_ply)
 
     async def play_bot_turn(self, game_id: int) -> GameView:
         """Make the bot's move in ``game_id`` if it is the bot's turn; return the game as it then stands.
@@ -460,26 +154,7 @@ class GameService:
         The move is computed outside any transaction and stored only if the game is
         unchanged meanwhile, so two processes resuming the same game store one move.
         """
-        async with self._read() as repo:
-            game = await repo.game(game_id)
-            if game is None:
-                raise refusals.UnknownGame()
-            seen = await self._view(repo, game)
-        if not seen.bot_to_move or seen.level is None:
-            return seen
-        board = Board.parse(seen.board)
-        cell = await self.engine.choose_move(board, seen.level, self._bot_seed(game, game.ply))
-        now = self._clock()
-        async with self._write() as repo:
-            current = await repo.game(game_id)
-            if current is None:
-                raise refusals.UnknownGame()
-            if current.version == seen.version:
-                try:
-                    await self._play(repo, current, board, cell, None, now)
-                except refusals.StaleBoard:
-                    await repo.reload(current)
-            return await self._view(repo, current)
+        return await self._moves.play_bot_turn(game_id)
 
     async def resume_bot_turns(self) -> list[GameView]:
         """After a restart: make every bot move that was due when the process stopped.
@@ -487,83 +162,13 @@ class GameService:
         With ``settings.shards``, only in this process's guilds: another live process
         may be making the reply in its own guilds right now.
         """
-        shards = self.settings.shards
-        async with self._read() as repo:
-            owned = None if shards is None else (shards.count, shards.ids)
-            waiting = [game.id for game in await repo.games_awaiting_bot(shards=owned)]
-        views = []
-        for game_id in waiting:
-            try:
-                views.append(await self.play_bot_turn(game_id))
-            except refusals.Refusal:
-                continue
-        return views
+        return await self._moves.resume_bot_turns()
 
     # Ending games
 
-    async def _finish_values(
-        self,
-        repo: Repository,
-        game: Game,
-        result: GameResult | None,
-        reason: EndReason,
-        now: datetime,
-        plies: int,
-    ) -> dict[str, Any]:
-        weight = await rating_weight(repo, game, reason, now, plies, self.settings.ratings)
-        return {
-            "status": GameStatus.FINISHED,
-            "result": result,
-            "end_reason": reason,
-            "deadline": None,
-            "finished_at": now,
-            "updated_at": now,
-            "rated": weight > 0,
-            "rating_weight": weight,
-        }
-
-    async def _end(
-        self,
-        repo: Repository,
-        game: Game,
-        status: GameStatus,
-        result: GameResult | None,
-        reason: EndReason,
-        now: datetime,
-    ) -> None:
-        """End a game other than by a move (resignation, timeout, cancel, decline, expiry)."""
-        finished = status is GameStatus.FINISHED
-        if finished:
-            values = await self._finish_values(repo, game, result, reason, now, game.ply)
-        else:
-            values = {
-                "status": status,
-                "end_reason": reason,
-                "deadline": None,
-                "finished_at": now,
-                "updated_at": now,
-            }
-        if not await repo.update_game(game, **values):
-            raise refusals.StaleBoard()
-        if finished:
-            await apply_ratings(repo, game, now, self.settings.ratings)
-
     async def resign(self, place: Place, user: Actor, game_id: int | None = None) -> GameView:
         """``user`` gives up their running game in this channel; the other side wins."""
-        now = self._clock()
-        async with self._write() as repo:
-            game = await self._game_here(repo, place, game_id)
-            mine = rules.mark_of(game, user.user_id)
-            if mine is None:
-                raise refusals.NotAPlayer()
-            if game.status is GameStatus.PENDING:
-                raise refusals.ResignBeforeStart()
-            if game.status is not GameStatus.ACTIVE:
-                raise refusals.GameOver()
-            winner = rules.RESULT_OF_WINNER[mine.other]
-            await self._end(repo, game, GameStatus.FINISHED, winner, EndReason.RESIGN, now)
-            await self._save_players(repo, now, user)
-            return await self._view(repo, game)
+        return await self._endings.resign(place, user, game_id)
 
     async def cancel(
         self, place: Place, user: Actor, *, is_moderator: bool = False, game_id: int | None = None
@@ -573,60 +178,27 @@ class GameService:
         Allowed for its players, and for moderators: the adapter decides who is one
         (on Discord, members with Manage Messages) and passes ``is_moderator``.
         """
-        now = self._clock()
-        async with self._write() as repo:
-            game = await self._game_here(repo, place, game_id)
-            if not game.status.is_live:
-                raise refusals.AlreadyOver()
-            if rules.mark_of(game, user.user_id) is None and not is_moderator:
-                raise refusals.NotAllowed()
-            await self._end(repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
-            return await self._view(repo, game)
+        return await self._endings.cancel(place, user, is_moderator, game_id)
 
     async def sweep(self) -> list[GameView]:
         """End every game whose stored deadline has passed; return them, for the adapter to update.
 
         A pending challenge expires; in an active game the human on turn loses on
         time. Works from stored deadlines only, so it catches up after a restart.
-        Call it every few seconds (see :meth:`next_deadline`).
+        Call it every few seconds (see :meth:`next_deadline`); a move or an answer
+        that arrives after its deadline but before the next sweep still counts.
         """
-        now = self._clock()
-        async with self._read() as repo:
-            due = [game.id for game in await repo.due_games(now)]
-        ended = []
-        for game_id in due:
-            try:
-                async with self._write() as repo:
-                    game = await repo.game(game_id)
-                    if (
-                        game is None
-                        or not game.status.is_live
-                        or game.deadline is None
-                        or game.deadline > now
-                    ):
-                        continue
-                    if game.status is GameStatus.PENDING:
-                        await self._end(repo, game, GameStatus.EXPIRED, None, EndReason.TIMEOUT, now)
-                    else:
-                        late = Board.parse(game.board).turn
-                        winner = rules.RESULT_OF_WINNER[late.other]
-                        await self._end(repo, game, GameStatus.FINISHED, winner, EndReason.TIMEOUT, now)
-                    ended.append(await self._view(repo, game))
-            except refusals.StaleBoard:
-                continue
-        return ended
+        return await self._endings.sweep()
 
     async def next_deadline(self) -> datetime | None:
         """The earliest stored deadline of a live game, for scheduling the next :meth:`sweep`."""
-        async with self._read() as repo:
-            return await repo.next_deadline()
+        return await self._endings.next_deadline()
 
     # Reading
 
     async def board(self, place: Place) -> GameView:
         """The channel's live game or challenge."""
-        async with self._read() as repo:
-            return await self._view(repo, await self._game_here(repo, place, None))
+        return await self._queries.board(place)
 
     async def latest(self, place: Place) -> GameView:
         """The channel's live game, or else the one that ended last there.
@@ -634,97 +206,25 @@ class GameService:
         For a place whose boards are shown only on request: a game that ended on time there
         could not show it at once, so asking for the board shows how it ended.
         """
-        async with self._read() as repo:
-            game = await repo.live_game(place.channel_id) or await repo.latest_game(place.channel_id)
-            if game is None or game.guild_id != place.guild_id:
-                raise refusals.NoGame()
-            return await self._view(repo, game)
+        return await self._queries.latest(place)
 
     async def game(self, game_id: int, place: Place | None = None) -> GameView:
         """A game by id; with ``place``, only if it belongs to that channel."""
-        async with self._read() as repo:
-            if place is not None:
-                return await self._view(repo, await self._game_here(repo, place, game_id))
-            game = await repo.game(game_id)
-            if game is None:
-                raise refusals.UnknownGame()
-            return await self._view(repo, game)
+        return await self._queries.game(game_id, place)
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message shows the game's board, to edit it later (timeouts, restarts)."""
-        async with self._write() as repo:
-            if not await repo.set_message(game_id, channel_id, message_id):
-                raise refusals.UnknownGame()
+        await self._queries.set_message(game_id, channel_id, message_id)
 
     async def hint(self, place: Place, user: Actor, game_id: int | None = None) -> HintView:
         """The engine's verdict on every empty cell, for the player on turn."""
-        async with self._read() as repo:
-            game = await self._game_here(repo, place, game_id)
-            names = await self._names(repo, game)
-            board = rules.check_turn(game, user.user_id, None, names)
-            view = await self._view(repo, game, names)
-        analysis = await self.engine.analyze(board)
-        if analysis.value is None or analysis.plies is None:
-            raise refusals.GameOver()
-        moves = tuple(
-            CellVerdict(m.cell, format_cell(m.cell, board.size), m.value, m.plies) for m in analysis.moves
-        )
-        return HintView(view, analysis.value, analysis.plies, analysis.exact, moves, analysis.best)
+        return await self._queries.hint(place, user, game_id)
 
     async def history(self, game_id: int, place: Place | None = None) -> GameHistory:
         """A game with all its moves, for a replay; with ``place``, only a game of the same server."""
-        async with self._read() as repo:
-            game = await repo.game(game_id)
-            if game is None or (place is not None and game.guild_id != place.guild_id):
-                raise refusals.UnknownGame()
-            view = await self._view(repo, game)
-            moves = await repo.moves(game_id)
-        return GameHistory(
-            view,
-            tuple(
-                MoveView(
-                    m.ply, m.cell, format_cell(m.cell, game.size), Mark(m.mark), m.player_id, m.played_at
-                )
-                for m in moves
-            ),
-        )
+        return await self._queries.history(game_id, place)
 
     # Looking back: reviews, replays, game lists and rating charts
-
-    async def _finished_game(
-        self, repo: Repository, place: Place | None, user_id: int | None, game_id: int | None
-    ) -> Game:
-        """``game_id`` if the asker may look at it, else the asker's latest finished game visible here.
-
-        From a place, a game still going on is refused (a review would coach it);
-        the terminal, which owns its database, may look at any game.
-        """
-        if game_id is None:
-            if user_id is not None and place is not None:
-                for game in await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN):
-                    if visible_from(game, place, user_id):
-                        return game
-            raise refusals.NoFinishedGame()
-        found = await repo.game(game_id)
-        if found is None:
-            raise refusals.NoGameNumbered(game_id)
-        check_visible(found, place, user_id)
-        if found.status.is_live and place is not None:
-            raise refusals.StillPlaying(game_id)
-        return found
-
-    async def _history_of(self, repo: Repository, game: Game) -> GameHistory:
-        view = await self._view(repo, game)
-        moves = await repo.moves(game.id)
-        return GameHistory(
-            view,
-            tuple(
-                MoveView(
-                    m.ply, m.cell, format_cell(m.cell, game.size), Mark(m.mark), m.player_id, m.played_at
-                )
-                for m in moves
-            ),
-        )
 
     async def review(
         self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
@@ -734,39 +234,17 @@ class GameService:
         Without ``game_id``: the asker's latest finished game visible from ``place``.
         ``place`` None (the terminal) may look at any game.
         """
-        async with self._read() as repo:
-            history = await self._history_of(repo, await self._finished_game(repo, place, user_id, game_id))
-        budget = self.settings.review_budget_ms
-        if history.game.is_live:
-            return await review_moves(self.engine, history, budget)
-        return await self._reviews.get(history.game.id, lambda: review_moves(self.engine, history, budget))
+        return await self._reviewing.review(game_id, place, user_id)
 
     async def replay(
         self, game_id: int | None = None, *, place: Place | None = None, user_id: int | None = None
     ) -> Replay:
         """A game that is over, with its animated GIF (drawn in the pictures worker, off the event loop)."""
-        async with self._read() as repo:
-            history = await self._history_of(repo, await self._finished_game(repo, place, user_id, game_id))
-        game = history.game
-        board = Board.parse(game.board)
-        winner = board.winner
-        gif = await self.pictures.draw(
-            render_replay,
-            game.size,
-            replay_moves(history),
-            board.winning_lines,
-            None if winner is None else winner.value,
-        )
-        return Replay(history, gif)
+        return await self._reviewing.replay(game_id, place, user_id)
 
     async def finished_games(self, place: Place, asker_id: int, user_id: int) -> FinishedGames:
         """``user_id``'s latest finished games that ``asker_id`` may look at from ``place``, newest first."""
-        async with self._read() as repo:
-            latest = await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN)
-            shown = [game for game in latest if visible_from(game, place, asker_id)]
-            shown = shown[: self.settings.history_size]
-            views = [await self._view(repo, game) for game in shown]
-        return FinishedGames(user_id, tuple(views))
+        return await self._reviewing.finished_games(place, asker_id, user_id)
 
     async def rating_chart(
         self, user_id: int, guild_id: int | None, *, server_label: str, global_label: str
@@ -775,29 +253,15 @@ class GameService:
 
         None until they have a rated game. The labels name the two lines in the legend.
         """
-        async with self._read() as repo:
-            world = await repo.rating_changes(user_id, GLOBAL_SCOPE)
-            server = [] if guild_id is None else await repo.rating_changes(user_id, guild_id)
-        if not world and not server:
-            return None
-        series = [
-            RatingSeries(label, tuple(RatingPoint(change.played_at, change.rating) for change in changes))
-            for label, changes in ((server_label, server), (global_label, world))
-            if changes
-        ]
-        return await self.pictures.draw(render_rating_chart, series)
+        return await self._reviewing.rating_chart(user_id, guild_id, server_label, global_label)
 
     async def leaderboard(self, guild_id: int | None, limit: int | None = None) -> Leaderboard:
         """The best rated players of a server, or globally with ``guild_id=None``."""
-        async with self._read() as repo:
-            return await load_leaderboard(
-                repo, guild_id, self.settings.ratings.min_games, limit or self.settings.leaderboard_size
-            )
+        return await self._queries.leaderboard(guild_id, limit)
 
     async def stats(self, user_id: int, guild_id: int | None = None) -> PlayerStats:
         """A player's records, streaks, ratings (this server's and global) and recent games."""
-        async with self._read() as repo:
-            return await load_stats(repo, user_id, guild_id, self.settings)
+        return await self._queries.stats(user_id, guild_id)
 
     # Server settings
 
@@ -807,27 +271,11 @@ class GameService:
         Kept in memory once read: a server's interactions all reach the one process that
         serves its shard, and that process is where the setting changes.
         """
-        if guild_id in self._server_languages:
-            return self._server_languages[guild_id]
-        async with self._read() as repo:
-            language = await repo.server_language(guild_id)
-        if len(self._server_languages) > _NAME_CACHE_SIZE:
-            self._server_languages.clear()
-        self._server_languages[guild_id] = language
-        return language
-
-    @staticmethod
-    def _check_may_manage(guild_id: int | None, may_manage: bool) -> None:
-        if guild_id is None:
-            raise refusals.SettingsOutsideServer()
-        if not may_manage:
-            raise refusals.NotManager()
+        return await self._servers.server_language(guild_id)
 
     async def server_settings(self, guild_id: int | None, *, may_manage: bool) -> str | None:
         """The language a server chose, for a member who may manage it (see :meth:`set_server_language`)."""
-        self._check_may_manage(guild_id, may_manage)
-        assert guild_id is not None
-        return await self.server_language(guild_id)
+        return await self._servers.server_settings(guild_id, may_manage)
 
     async def set_server_language(
         self, guild_id: int | None, language: str | None, *, may_manage: bool
@@ -836,13 +284,4 @@ class GameService:
 
         Only members who may manage the server (``may_manage``) can, and only in a server.
         """
-        self._check_may_manage(guild_id, may_manage)
-        assert guild_id is not None
-        chosen = None if language is None else by_code(language)
-        if language is not None and chosen is None:
-            raise refusals.BadOption("language")
-        code = None if chosen is None else chosen.code
-        async with self._write() as repo:
-            await repo.set_server_language(guild_id, code, self._clock())
-        self._server_languages[guild_id] = code
-        return code
+        return await self._servers.set_server_language(guild_id, language, may_manage)

@@ -11,9 +11,8 @@ from bot.services.rules import player_of
 from bot.states import GameStatus
 
 
-def game_view(game: Game, names: Mapping[int, str], bot_name: str) -> GameView:
-    """The view of ``game``; ``names`` maps its players' ids to display names."""
-    board = Board.parse(game.board)
+def game_view(game: Game, board: Board, names: Mapping[int, str], bot_name: str) -> GameView:
+    """The view of ``game`` whose board, parsed, is ``board``; ``names`` maps its players' ids to names."""
     active = game.status is GameStatus.ACTIVE
 
     def side(mark: Mark) -> PlayerView:

@@ -273,6 +273,22 @@ class NotInServer(Refusal):
     template = N_("Tic-tac-toe is played in server channels, not in direct messages.")
 
 
+class UnknownMember(Refusal):
+    """In a server, the chosen user is not (or no longer) one of its members."""
+
+    template = N_("I can't find that member in this server; pick someone from the list.")
+
+
+class PrivateAnswersOnly(Refusal):
+    """Here the adapter can answer the user only privately, so a board would be seen by no one else."""
+
+    template = N_(
+        "Here I can only answer you privately (this server has not added me, and you may not use"
+        " external apps or send messages in this channel), so nobody else would see the board."
+        " Play in a DM or a group DM instead."
+    )
+
+
 class BadOption(Refusal):
     """A slash-command option's value outside its choices (a forged or outdated client)."""
 

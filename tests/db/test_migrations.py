@@ -8,7 +8,8 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 
 from bot.db import Base, create_engine
-from bot.db.migrate import current_revision, downgrade_to, head_revision, upgrade_to_head
+from bot.db.migrate import current_revision, head_revision, upgrade_to_head
+from tests.db.migrations import downgrade_to
 
 
 async def table_names(url: str) -> set[str]:

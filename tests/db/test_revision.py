@@ -9,8 +9,9 @@ from alembic.util.exc import CommandError
 from sqlalchemy import text
 
 from bot.db import create_engine
-from bot.db.migrate import current_revision, downgrade_to, head_revision, upgrade_to_head
+from bot.db.migrate import current_revision, head_revision, upgrade_to_head
 from bot.db.revision import at_head, script_head, stored_revisions
+from tests.db.migrations import downgrade_to
 
 
 def write_scripts(directory: Path, scripts: dict[str, str]) -> Path:

@@ -190,8 +190,11 @@ async def test_injected_options_are_checked_like_the_discord_client(
     assert str(bob.id) in left.data["resolved"]["users"] and "members" not in left.data["resolved"]
     forged = await emulator.slash(channel, alice, "ttt start", size="x" * 300, force=True)
     assert forged.data["options"][0]["options"] == [{"name": "size", "type": 4, "value": "x" * 300}]
-    with pytest.raises(InteractionUsageError):
+    with pytest.raises(InteractionUsageError, match="cannot be used in DMs with the bot"):
         await emulator.slash(emulator.dm_channel(alice), alice, "ttt start")
+    emulator.install_to_user(alice)
+    with pytest.raises(InteractionUsageError, match="cannot be used in private channels"):
+        await emulator.slash(emulator.create_group_dm(alice, bob.user), alice, "ttt start")
     with pytest.raises(InteractionUsageError):
         await emulator.slash(channel, alice, "purge")
     moderator = emulator.create_member(

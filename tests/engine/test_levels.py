@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from bot.engine import Board, IllegalMove, Level, Outcome, analyze, answers_at_once, choose_move
-from bot.engine.levels import MISTAKE_RATE
+from bot.engine.levels import PROFILES
 from tests.engine.conftest import reachable
 
 
@@ -32,7 +32,7 @@ def test_blunders_are_rarer_the_stronger_the_level() -> None:
         blunders[level] = count
     assert blunders[Level.PERFECT] == 0
     assert blunders[Level.HARD] < blunders[Level.MEDIUM] < blunders[Level.EASY]
-    assert MISTAKE_RATE[Level.PERFECT] == 0
+    assert PROFILES[Level.PERFECT].mistake_rate == 0
 
 
 def test_perfect_varies_its_choice_among_equally_good_moves() -> None:

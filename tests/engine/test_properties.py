@@ -54,9 +54,9 @@ def _assert_symmetric(board: Board) -> None:
         image = board.transform(symmetry)
         other = analyze(image)
         assert (other.value, other.plies, other.exact) == (base.value, base.plies, base.exact)
-        moved = {board.geometry.map_cell(c, symmetry): v for c, v in _verdicts(board).items()}
+        moved = {board.geometry.permutations[symmetry][c]: v for c, v in _verdicts(board).items()}
         assert _verdicts(image) == moved
-        assert sorted(board.geometry.map_cell(c, symmetry) for c in base.best) == list(other.best)
+        assert sorted(board.geometry.permutations[symmetry][c] for c in base.best) == list(other.best)
 
 
 @settings(max_examples=60, deadline=None)

@@ -8,17 +8,8 @@ from collections.abc import Sequence
 import pytest
 
 from discord_emulator import DiscordEmulator, Message
-from tests.exts.harness import (
-    SUCCESS,
-    BotUnderTest,
-    Table,
-    answer,
-    board,
-    cells,
-    click_cell,
-    controls,
-    private_answer,
-)
+from tests.support.bot import BotUnderTest
+from tests.support.tables import SUCCESS, Table, answer, board, cells, click_cell, controls, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -73,7 +64,7 @@ async def test_a_challenge_accepted_and_played_to_a_win(emu: DiscordEmulator, bo
     assert f"<@{alice.id}> wins" in message.text
     assert all(button.disabled for button in cells(message))
     assert [index for index, button in enumerate(cells(message)) if button.style == SUCCESS] == [0, 1, 2]
-    assert controls(message) == ["Rematch"]
+    assert controls(message) == ["Rematch", "Review"]
 
     stats = await answer(await table.slash("carol", "ttt stats", user=bob))
     assert "Against members" in stats.embed_text and "0W 1L 0D" in stats.embed_text

@@ -6,11 +6,12 @@ import pytest
 
 from bot.exts.games.custom_ids import parse_custom_id
 from discord_emulator import DiscordEmulator, Message
-from tests.exts.harness import (
+from tests.support.bot import BotUnderTest
+from tests.support.store import boards_recorded
+from tests.support.tables import (
     DANGER,
     PRIMARY,
     SUCCESS,
-    BotUnderTest,
     Table,
     answer,
     board,
@@ -20,7 +21,6 @@ from tests.exts.harness import (
     free_cells,
     private_answer,
 )
-from tests.reliability.helpers import boards_recorded
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -40,11 +40,11 @@ def game_of(message: Message) -> int:
     return click.game_id
 
 
-async def test_commands_are_synced_with_descriptions_choices_and_guild_only(
+async def test_commands_are_synced_with_descriptions_choices_and_installable_everywhere(
     emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     (ttt,) = [command for command in emu.commands() if command["name"] == "ttt"]
-    assert ttt.get("contexts") == [0] or ttt.get("dm_permission") is False
+    assert sorted(ttt["contexts"]) == [0, 1, 2] and sorted(ttt["integration_types"]) == [0, 1]
     subcommands = {option["name"]: option for option in ttt["options"]}
     assert set(subcommands) == {
         "start",
@@ -56,6 +56,9 @@ async def test_commands_are_synced_with_descriptions_choices_and_guild_only(
         "stats",
         "cancel",
         "settings",
+        "history",
+        "review",
+        "replay",
     }
     for sub in subcommands.values():
         assert sub["type"] == SUB_COMMAND and sub["description"]
@@ -105,7 +108,7 @@ async def test_a_full_game_against_the_perfect_bot_ends_in_a_draw_or_a_bot_win(
         assert len(winning) == 3 and all(button.label == "O" for button in winning)
     else:
         assert "." not in final
-    assert controls(message) == ["Rematch"]
+    assert controls(message) == ["Rematch", "Review"]
 
 
 async def test_the_board_message_says_each_thing_once(emu: DiscordEmulator, bot: BotUnderTest) -> None:
@@ -310,7 +313,7 @@ async def test_resign_by_button_and_by_command(emu: DiscordEmulator, bot: BotUnd
     resign = await table.click(message, message.button(label="Resign").custom_id or "", "alice")
     await answer(resign)
     assert "resigned" in message.text and all(button.disabled for button in cells(message))
-    assert controls(message) == ["Rematch"]
+    assert controls(message) == ["Rematch", "Review"]
 
     again = await private_answer(await table.slash("alice", "ttt resign"))
     assert "no game" in again.lower()
@@ -360,12 +363,13 @@ async def test_stats_after_games_against_the_bot(emu: DiscordEmulator, bot: BotU
     assert not stats.mention_everyone and stats.mentions == []
 
 
-async def test_direct_messages_are_refused_with_a_sentence(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+async def test_a_direct_message_without_a_game_gets_a_sentence(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
     table = Table.create(emu, "alice")
     dm = emu.dm_channel(table["alice"])
-    it = await emu.slash(dm, table["alice"].user, "ttt board", force=True)
-    refused = await answer(it)
-    assert "server" in refused.text and "\n" not in refused.text
+    refused = await private_answer(await emu.slash(dm, table["alice"].user, "ttt board"))
+    assert "no game" in refused and "\n" not in refused
 
 
 async def test_shutdown_finishes_a_move_in_flight_and_the_game_survives_a_restart(

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from discord_emulator import DiscordEmulator, Message
-from tests.exts.harness import BotUnderTest, Table, answer, cells, controls, private_answer
+from tests.support.bot import BotUnderTest
+from tests.support.tables import Table, answer, cells, controls, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -78,7 +79,7 @@ async def test_a_player_who_does_not_move_loses_on_time(
     await emu.wait_for(lambda: "ran out of time" in message.text, DEADLINE_GUARD, "the turn clock to run out")
     assert f"<@{dev_table['bob'].id}> ran out of time" in message.text
     assert all(button.disabled for button in cells(message))
-    assert controls(message) == ["Rematch"]
+    assert controls(message) == ["Rematch", "Review"]
     assert edited_by_channel_api(emu, message)
 
 

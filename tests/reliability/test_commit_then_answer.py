@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from discord_emulator import DiscordEmulator, Interaction, Message
-from tests.exts.harness import ANSWER_TIMEOUT, Table, answer, board, cells
-from tests.reliability.conftest import bot_process, tracebacks
-from tests.reliability.store import read_store
+from tests.support.bot import ANSWER_TIMEOUT, bot_process, tracebacks
+from tests.support.store import read_store
+from tests.support.tables import Table, answer, board, cells
 
 pytestmark = [pytest.mark.e2e]
 

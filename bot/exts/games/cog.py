@@ -23,9 +23,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
-from bot.engine import Level
-from bot.exts.games import render
-from bot.exts.games.audience import Audience, locale_of, personal
+from bot.engine import WIN_LENGTH, Level
+from bot.exts.games import looking_back, render
+from bot.exts.games.audience import locale_of, personal
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.messages import (
     BoardPublisher,
@@ -33,13 +33,13 @@ from bot.exts.games.messages import (
     MessageRef,
     answer,
     board_ref,
-    compose,
     jump_url,
 )
+from bot.exts.games.places import place_of, public_answers_allowed, require_public_answers
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.exts.games.views import GAMES_COG, has_button, shown_game
-from bot.i18n import LANGUAGES, N_
+from bot.i18n import LANGUAGES, N_, Texts
 from bot.services import Actor, First, GameView, Place, Refusal, refusals
 
 log = logging.getLogger(__name__)
@@ -49,14 +49,20 @@ P = ParamSpec("P")
 ErrorHandler = Callable[[Interaction, app_commands.AppCommandError], Coroutine[Any, Any, Any]]
 Handler = Callable[Concatenate["GamesCog", Interaction, P], Coroutine[Any, Any, None]]
 
+MAX_GAME_ID = 2**31 - 1
+"""The largest game number an option accepts: the store numbers games with 32-bit integers."""
+
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
 
+SIZE_LABEL = N_("{size}x{size} ({k} in a row)")
 SIZE_CHOICES = [
-    app_commands.Choice(name=N_("3x3 (3 in a row)"), value=3),
-    app_commands.Choice(name=N_("4x4 (4 in a row)"), value=4),
-    app_commands.Choice(name=N_("5x5 (4 in a row)"), value=5),
+    app_commands.Choice(
+        name=app_commands.locale_str(SIZE_LABEL.format(size=n, k=k), msgid=SIZE_LABEL, size=n, k=k), value=n
+    )
+    for n, k in WIN_LENGTH.items()
 ]
+"""Every board size the engine plays, labelled with the line that wins on it."""
 LEVEL_CHOICES = [
     app_commands.Choice(name=N_("easy"), value="easy"),
     app_commands.Choice(name=N_("medium"), value="medium"),
@@ -77,13 +83,6 @@ SCOPE_CHOICES = [
     app_commands.Choice(name=N_("this server"), value="server"),
     app_commands.Choice(name=N_("global"), value="global"),
 ]
-
-
-def place_of(interaction: Interaction) -> Place:
-    """Where the interaction happened; games live in server channels and threads only."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise refusals.NotInServer()
-    return Place(interaction.guild_id, interaction.channel_id)
 
 
 def actor_of(interaction: Interaction) -> Actor:
@@ -114,14 +113,16 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     """Tic-tac-toe: ``/ttt`` commands and the board's buttons."""
 
     ttt = app_commands.Group(
-        name="ttt", description=N_("Play tic-tac-toe against me or another member."), guild_only=True
+        name="ttt",
+        description=N_("Play tic-tac-toe against me or another member."),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
     )
 
     def __init__(self, bot: TicTacToeBot) -> None:
         self.bot = bot
         self.service = bot.service
         self.publisher = BoardPublisher(bot, bot.service)
-        self.audience = Audience(bot, bot.service)
         self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
         self._background: set[asyncio.Task[None]] = set()
         self._previous_error_handler: ErrorHandler | None = None
@@ -171,12 +172,21 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     ) -> None:
         await report(interaction, error)
 
+    @staticmethod
+    def _answers_with_board(interaction: Interaction, place: Place) -> bool:
+        """Whether a command that changed a game answers with its board for everyone to see.
+
+        Where the bot cannot edit the board on its own, the changed game is shown as the answer
+        (it becomes the board message), unless Discord would show that answer to the user alone.
+        """
+        return place.interactions_only and public_answers_allowed(interaction)
+
     async def _show_new_board(self, interaction: Interaction, game: GameView) -> None:
         """Answer with the game's message and make it the game's board message.
 
         A board message shown before (``/ttt board`` shows the game again) becomes a link to the new one.
         """
-        message_id = await answer(interaction, compose(game))
+        message_id = await answer(interaction, await self.publisher.compose(game, interaction))
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.service.set_message(game.id, game.channel_id, message_id)
@@ -200,12 +210,13 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def start(
         self,
         interaction: Interaction,
-        opponent: discord.Member | None = None,
+        opponent: discord.User | None = None,
         size: int = 3,
         level: str | None = None,
         first: str = "me",
     ) -> None:
         place = place_of(interaction)
+        require_public_answers(interaction)
         me = actor_of(interaction)
         order = choice_of(First, first, "first")
         own_id = self.bot.user.id if self.bot.user is not None else None
@@ -216,6 +227,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         else:
             if level is not None:
                 raise refusals.LevelWithOpponent()
+            if interaction.guild_id is not None and not isinstance(opponent, discord.Member):
+                raise refusals.UnknownMember()
             work = self.service.challenge(
                 place,
                 me,
@@ -235,13 +248,17 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def move(self, interaction: Interaction, cell: app_commands.Range[str, 1, 10]) -> None:
         place = place_of(interaction)
         work = self.service.move(place, actor_of(interaction), cell)
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        shows_board = self._answers_with_board(interaction, place)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return
         message_id = await self.publisher.refresh(game)
         self.sweeper.poke(game.deadline)
         url = None
         if message_id is not None and game.message_channel_id is not None:
             url = jump_url(game.guild_id, game.message_channel_id, message_id)
-        await tell(interaction, render.move_summary(game, cell, url))
+        await tell(interaction, render.move_summary(personal(interaction), game, cell, url))
 
     @move.autocomplete("cell")
     async def move_cell_autocomplete(
@@ -259,11 +276,14 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         if not game.is_active or game.player(interaction.user.id) is None:
             return []
         typed = current.strip().lower()
+        texts = personal(interaction)
         choices = []
         for cell in game.legal_moves:
             name, number = game.cell_name(cell), str(cell + 1)
             if not typed or name.startswith(typed) or number.startswith(typed):
-                choices.append(app_commands.Choice(name=render.cell_choice_name(name, number), value=name))
+                choices.append(
+                    app_commands.Choice(name=render.cell_choice_name(texts, name, number), value=name)
+                )
         return choices[:25]
 
     # /ttt board, resign, cancel, hint
@@ -271,16 +291,25 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     @ttt.command(name="board", description=N_("Show this channel's current game again."))
     @handled
     async def board(self, interaction: Interaction) -> None:
-        game = await within_deadline(interaction, self.service.board(place_of(interaction)), thinking=True)
+        place = place_of(interaction)
+        require_public_answers(interaction)
+        # Where boards change only on request, a game that ended on time shows how it ended here.
+        work = self.service.latest(place) if place.interactions_only else self.service.board(place)
+        game = await within_deadline(interaction, work, thinking=True)
         await self._show_new_board(interaction, game)
 
     @ttt.command(name="resign", description=N_("Give up your game in this channel."))
     @handled
     async def resign(self, interaction: Interaction) -> None:
-        work = self.service.resign(place_of(interaction), actor_of(interaction))
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        place = place_of(interaction)
+        work = self.service.resign(place, actor_of(interaction))
+        shows_board = self._answers_with_board(interaction, place)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return
         await self.publisher.refresh(game)
-        await tell(interaction, render.resigned_text(game))
+        await tell(interaction, render.resigned_text(personal(interaction), game))
 
     @ttt.command(
         name="cancel", description=N_("End this channel's game without a result (players or moderators).")
@@ -288,17 +317,22 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     @handled
     async def cancel(self, interaction: Interaction) -> None:
         moderator = interaction.permissions.manage_messages
-        work = self.service.cancel(place_of(interaction), actor_of(interaction), is_moderator=moderator)
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+        place = place_of(interaction)
+        work = self.service.cancel(place, actor_of(interaction), is_moderator=moderator)
+        shows_board = self._answers_with_board(interaction, place)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return
         await self.publisher.refresh(game)
-        await tell(interaction, render.cancelled_text(game))
+        await tell(interaction, render.cancelled_text(personal(interaction), game))
 
     @ttt.command(name="hint", description=N_("Ask me for the value of every free cell (only you see it)."))
     @handled
     async def hint(self, interaction: Interaction) -> None:
         work = self.service.hint(place_of(interaction), actor_of(interaction))
         hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        embed = render.hint_embed(hint)
+        embed = render.hint_embed(personal(interaction), hint)
         await answer(
             interaction, GameMessage(render.MessageText(None, embed, render.nobody())), ephemeral=True
         )
@@ -313,7 +347,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         place = place_of(interaction)
         guild_id = place.guild_id if scope == "server" else None
         board = await within_deadline(interaction, self.service.leaderboard(guild_id), thinking=True)
-        embed = render.leaderboard_embed(board, "this server" if guild_id is not None else "global")
+        texts = await self._public_texts(place, interaction)
+        embed = render.leaderboard_embed(texts, board, server=guild_id is not None)
         await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
 
     @ttt.command(name="stats", description=N_("A player's wins, losses, draws, streaks and rating."))
@@ -322,10 +357,51 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         place = place_of(interaction)
         target = user or interaction.user
-        work = self.service.stats(target.id, place.guild_id)
-        stats = await within_deadline(interaction, work, thinking=True)
-        embed = render.stats_embed(stats, target.id)
-        await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
+        texts = await self._public_texts(place, interaction)
+        work = looking_back.stats_with_chart(self.service, texts, place, target.id)
+        stats, chart = await within_deadline(interaction, work, thinking=True)
+        embed = render.stats_embed(texts, stats, target.id)
+        looking_back.show_chart(embed, chart)
+        await looking_back.send_with_file(interaction, embed=embed, file=chart)
+
+    # /ttt history, review, replay
+
+    async def _public_texts(self, place: Place, interaction: Interaction) -> Texts:
+        """The language of a public answer here: the server's, or outside servers the asker's."""
+        if place.guild_id is None:
+            return personal(interaction)
+        return await self.publisher.audience.server(place.guild_id, interaction)
+
+    @ttt.command(name="history", description=N_("A player's latest finished games (only you see it)."))
+    @app_commands.describe(user=N_("Whose games to list. Default you."))
+    @handled
+    async def history(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        target = user or interaction.user
+        await looking_back.show_history(
+            self.service, interaction, personal(interaction), place_of(interaction), target.id
+        )
+
+    @ttt.command(
+        name="review", description=N_("My verdict on every move of a finished game (only you see it).")
+    )
+    @app_commands.describe(game=N_("The game's number. Default your latest finished game."))
+    @handled
+    async def review(
+        self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
+    ) -> None:
+        await looking_back.show_review(
+            self.service, interaction, personal(interaction), place_of(interaction), game
+        )
+
+    @ttt.command(name="replay", description=N_("Show a finished game as an animated picture."))
+    @app_commands.describe(game=N_("The game's number. Default your latest finished game."))
+    @handled
+    async def replay(
+        self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
+    ) -> None:
+        place = place_of(interaction)
+        texts = await self._public_texts(place, interaction)
+        await looking_back.post_replay(self.service, interaction, texts, place, game)
 
     # /ttt settings
 
@@ -344,7 +420,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             chosen = None if language == AUTO_LANGUAGE else language
             work = self.service.set_server_language(guild_id, chosen, may_manage=may_manage)
         stored = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        own = self.audience.guild_locale(guild_id, interaction) if guild_id is not None else None
+        own = self.publisher.audience.guild_locale(guild_id, interaction) if guild_id is not None else None
         await tell(
             interaction,
             render.settings_text(personal(interaction), stored, own, changed=language is not None),
@@ -360,11 +436,17 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def _click(self, interaction: Interaction, click: Click) -> None:
         if shown_game(interaction.message) != click.game_id:
             # A crafted id naming another game than the one its message shows: act on neither.
-            await tell(interaction, render.NOT_THIS_GAME)
+            await tell(interaction, personal(interaction).gettext(render.NOT_THIS_GAME))
             return
         place = place_of(interaction)
         user = actor_of(interaction)
+        if click.action is Action.REVIEW:
+            await looking_back.show_review(
+                self.service, interaction, personal(interaction), place, click.game_id
+            )
+            return
         if click.action is Action.REMATCH:
+            require_public_answers(interaction)
             game = await within_deadline(
                 interaction, self.service.rematch(place, user, click.game_id), thinking=True
             )
@@ -382,8 +464,11 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         try:
             game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
         except refusals.OutdatedBoard as error:
+            if place.interactions_only:
+                await self._redraw_clicked(interaction, click.game_id, error)
+                return
             # The clicked message shows an older state (its edit was lost, say): redraw it.
-            await tell(interaction, render.outdated_board_text(str(error)))
+            await tell(interaction, render.outdated_board_text(personal(interaction), error))
             await self._refresh_clicked(interaction, click.game_id)
             return
         try:
@@ -402,6 +487,14 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             old = board_ref(game)
             if old is not None:
                 await self.publisher.retire(game, old, MessageRef(clicked.channel.id, clicked.id))
+
+    async def _redraw_clicked(self, interaction: Interaction, game_id: int, refusal: Refusal) -> None:
+        """Where boards change only on request: show the game as it stands on the clicked message,
+        through this click (a game that ended on time shows it here), then say why nothing was played."""
+        game = await self.service.game(game_id, place_of(interaction))
+        if not game.bot_to_move:
+            await self.publisher.answer_click(interaction, game)
+        await tell(interaction, render.outdated_board_text(personal(interaction), refusal))
 
     async def _refresh_clicked(self, interaction: Interaction, game_id: int) -> None:
         """Redraw an outdated board that someone clicked, so its buttons are current again.
@@ -440,6 +533,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         foreign = click is not None and shown is not None and shown != click.game_id
         async with self.bot.inflight.track():
             try:
-                await tell(interaction, render.NOT_THIS_GAME if foreign else render.STALE_BUTTON)
+                message = render.NOT_THIS_GAME if foreign else render.STALE_BUTTON
+                await tell(interaction, personal(interaction).gettext(message))
             except discord.HTTPException as error:
                 log.warning("Could not answer an unknown button %r: %s", custom_id, error)

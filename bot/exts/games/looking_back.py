@@ -1,0 +1,104 @@
+"""Looking back on Discord: ``/ttt review``, ``replay`` and ``history``, the Review button, the stats chart.
+
+Each function answers one interaction with one service call; the words come from
+:mod:`bot.exts.games.render_review`. Reviews and game lists are ephemeral; a replay is
+a public message whose GIF carries alt text.
+"""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot.bot import Interaction
+from bot.exts.games import render
+from bot.exts.games.render_review import (
+    CHART_FILENAME,
+    REPLAY_FILENAME,
+    chart_labels,
+    history_embed,
+    replay_alt_text,
+    replay_content,
+    review_embed,
+)
+from bot.exts.games.respond import within_deadline
+from bot.i18n import Texts
+from bot.services import GameService, Place, PlayerStats
+
+
+async def send_with_file(
+    interaction: Interaction,
+    *,
+    content: str | None = None,
+    embed: discord.Embed | None = None,
+    file: discord.File | None = None,
+    ephemeral: bool = False,
+) -> None:
+    """Answer ``interaction`` (or fill in its deferred "thinking...") with text, an embed and a file."""
+    mentions = render.nobody()
+    files = [] if file is None else [file]
+    if interaction.response.is_done():
+        await interaction.edit_original_response(
+            content=content, embed=embed, attachments=files, allowed_mentions=mentions
+        )
+        return
+    if file is None:
+        await interaction.response.send_message(
+            content, embed=embed or discord.utils.MISSING, ephemeral=ephemeral, allowed_mentions=mentions
+        )
+        return
+    await interaction.response.send_message(
+        content,
+        embed=embed or discord.utils.MISSING,
+        file=file,
+        ephemeral=ephemeral,
+        allowed_mentions=mentions,
+    )
+
+
+async def show_review(
+    service: GameService, interaction: Interaction, texts: Texts, place: Place, game_id: int | None
+) -> None:
+    """The engine's review of a game, to the asker alone."""
+    work = service.review(game_id, place=place, user_id=interaction.user.id)
+    review = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+    await send_with_file(interaction, embed=review_embed(texts, review), ephemeral=True)
+
+
+async def post_replay(
+    service: GameService, interaction: Interaction, texts: Texts, place: Place, game_id: int | None
+) -> None:
+    """A public message with the game's animated GIF, its alt text saying what happened."""
+    work = service.replay(game_id, place=place, user_id=interaction.user.id)
+    replay = await within_deadline(interaction, work, thinking=True)
+    picture = discord.File(
+        io.BytesIO(replay.gif), filename=REPLAY_FILENAME, description=replay_alt_text(texts, replay.history)
+    )
+    await send_with_file(interaction, content=replay_content(texts, replay.history), file=picture)
+
+
+async def show_history(
+    service: GameService, interaction: Interaction, texts: Texts, place: Place, user_id: int
+) -> None:
+    """A player's latest finished games, to the asker alone."""
+    work = service.finished_games(place, interaction.user.id, user_id)
+    games = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+    await send_with_file(interaction, embed=history_embed(texts, games), ephemeral=True)
+
+
+async def stats_with_chart(
+    service: GameService, texts: Texts, place: Place, user_id: int
+) -> tuple[PlayerStats, discord.File | None]:
+    """A player's stats and, once they have rated games, their rating chart as a PNG attachment."""
+    stats = await service.stats(user_id, place.guild_id)
+    chart = await service.rating_chart(user_id, place.guild_id, **chart_labels(texts))
+    if chart is None:
+        return stats, None
+    return stats, discord.File(io.BytesIO(chart), filename=CHART_FILENAME)
+
+
+def show_chart(embed: discord.Embed, chart: discord.File | None) -> None:
+    """Show the attached chart as the embed's image."""
+    if chart is not None:
+        embed.set_image(url=f"attachment://{CHART_FILENAME}")

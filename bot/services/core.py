@@ -1,0 +1,139 @@
+"""What every part of the game service shares: transactions, players' names, views and lookups."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from datetime import datetime, timedelta
+
+from bot.db import Database, DatabaseUnavailable, Game, Repository
+from bot.engine import Board
+from bot.services import refusals
+from bot.services.engine_pool import EnginePool
+from bot.services.presenter import game_view
+from bot.services.results import Actor, GameView, Place
+from bot.services.settings import Clock, ServiceSettings
+
+log = logging.getLogger(__name__)
+
+NAME_LENGTH = 100
+"""Display names are stored cut to this many characters."""
+
+_NAME_CACHE_SIZE = 50_000
+
+
+class ServiceCore:
+    """The database, engine, settings, clock and randomness one :class:`GameService` works with."""
+
+    def __init__(
+        self,
+        database: Database,
+        settings: ServiceSettings,
+        engine: EnginePool,
+        clock: Clock,
+        rng: random.Random,
+    ) -> None:
+        self.database = database
+        self.settings = settings
+        self.engine = engine
+        self.clock = clock
+        self.rng = rng
+        self._name_cache: dict[int, str] = {}
+
+    # Transactions
+
+    @asynccontextmanager
+    async def _guard(self) -> AsyncIterator[None]:
+        """Turn an unreachable or locked database into a short "try again" for the user."""
+        try:
+            yield
+        except DatabaseUnavailable as error:
+            log.warning("Database unavailable: %s", error, exc_info=error.__cause__)
+            raise refusals.Unavailable() from error
+
+    @asynccontextmanager
+    async def write(self, *, isolated: bool = False) -> AsyncIterator[Repository]:
+        """A write transaction; ``isolated`` for one that may refuse after it wrote (``Database.write``)."""
+        async with self._guard(), self.database.write(isolated=isolated) as repo:
+            yield repo
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Repository]:
+        async with self._guard(), self.database.read() as repo:
+            yield repo
+
+    # Players and views
+
+    async def names(self, repo: Repository, game: Game) -> dict[int, str]:
+        """Display names of the game's players, from this process's cache when it knows them.
+
+        A name is display only; one changed in another process shows up here once
+        that player acts in this one.
+        """
+        wanted = [i for i in (game.x_player_id, game.o_player_id) if i is not None]
+        missing = [i for i in wanted if i not in self._name_cache]
+        if missing:
+            self._remember(await repo.display_names(missing))
+        return {i: self._name_cache[i] for i in wanted if i in self._name_cache}
+
+    def _remember(self, names: Mapping[int, str]) -> None:
+        if len(self._name_cache) > _NAME_CACHE_SIZE:
+            self._name_cache.clear()
+        self._name_cache.update(names)
+
+    async def save_players(
+        self, repo: Repository, now: datetime, *actors: Actor, known: Mapping[int, str] | None = None
+    ) -> None:
+        """Store each actor and their display name (skipped when ``known`` already has that name)."""
+        for actor in actors:
+            name = actor.display_name[:NAME_LENGTH]
+            if known is None or known.get(actor.user_id) != name:
+                await repo.save_player(actor.user_id, name, now)
+                self._remember({actor.user_id: name})
+
+    async def view(
+        self,
+        repo: Repository,
+        game: Game,
+        board: Board | None = None,
+        names: Mapping[int, str] | None = None,
+    ) -> GameView:
+        """The result adapters render; ``board`` is the game's board when the caller has it parsed."""
+        if names is None:
+            names = await self.names(repo, game)
+        return game_view(
+            game, Board.parse(game.board) if board is None else board, names, self.settings.bot_name
+        )
+
+    # Lookups
+
+    async def game_here(
+        self, repo: Repository, place: Place, game_id: int | None, *, cached: bool = False
+    ) -> Game:
+        """The game a request is about: ``game_id`` (which must be in this channel) or the live one.
+
+        ``cached``: this process's copy of ``game_id`` will do (see :meth:`Repository.game`).
+        """
+        if game_id is None:
+            game = await repo.live_game(place.channel_id)
+            if game is None:
+                raise refusals.NoGame()
+            return game
+        found = await repo.game(game_id, cached=cached)
+        if found is None or found.channel_id != place.channel_id or found.guild_id != place.guild_id:
+            raise refusals.GameElsewhere()
+        return found
+
+    async def game_by_id(self, repo: Repository, game_id: int) -> Game:
+        found = await repo.game(game_id)
+        if found is None:
+            raise refusals.UnknownGame()
+        return found
+
+    def turn_deadline(self, player_id: int | None, now: datetime) -> datetime | None:
+        """The human on turn must move by then; the bot has no deadline."""
+        if player_id is None:
+            return None
+        return now + timedelta(seconds=self.settings.turn_timeout_seconds)

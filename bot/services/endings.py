@@ -1,0 +1,123 @@
+"""Ending games: resignation, cancel, and the deadlines that end turns and challenges.
+
+Deadlines are kept by :meth:`Endings.sweep`, which the adapter calls every few
+seconds: a move or an answer that arrives after its deadline but before the next
+sweep still counts.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.db import Game, Repository
+from bot.engine import Board
+from bot.services import refusals, rules
+from bot.services.core import ServiceCore
+from bot.services.rating_updates import apply_ratings, rating_weight
+from bot.services.ratings import RatingRules
+from bot.services.results import Actor, GameView, Place
+from bot.states import Ended, Ending, EndReason, GameResult, GameStatus
+
+
+async def finishing(
+    repo: Repository,
+    game: Game,
+    result: GameResult,
+    reason: EndReason,
+    now: datetime,
+    plies: int,
+    ratings: RatingRules,
+) -> Ending:
+    """The ending of ``game`` with ``result`` after ``plies`` plies, weighed for the ratings."""
+    weight = await rating_weight(repo, game, reason, now, plies, ratings)
+    return Ending(GameStatus.FINISHED, reason, result, weight)
+
+
+async def end(
+    core: ServiceCore,
+    repo: Repository,
+    game: Game,
+    status: GameStatus,
+    result: GameResult | None,
+    reason: EndReason,
+    now: datetime,
+) -> None:
+    """End a game other than by a move (resignation, timeout, cancel, decline, expiry)."""
+    ratings = core.settings.ratings
+    if status is GameStatus.FINISHED:
+        assert result is not None
+        ending = await finishing(repo, game, result, reason, now, game.ply, ratings)
+    else:
+        ending = Ending(status, reason)
+    if not await repo.apply(game, Ended(ending, now)):
+        raise refusals.StaleBoard()
+    if ending.status is GameStatus.FINISHED:
+        await apply_ratings(repo, game, now, ratings)
+
+
+class Endings:
+    """Resign, cancel and the deadline sweep."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self._core = core
+
+    async def resign(self, place: Place, user: Actor, game_id: int | None) -> GameView:
+        core = self._core
+        now = core.clock()
+        async with core.write() as repo:
+            game = await core.game_here(repo, place, game_id)
+            mine = rules.mark_of(game, user.user_id)
+            if mine is None:
+                raise refusals.NotAPlayer()
+            if game.status is GameStatus.PENDING:
+                raise refusals.ResignBeforeStart()
+            if game.status is not GameStatus.ACTIVE:
+                raise refusals.GameOver()
+            winner = rules.RESULT_OF_WINNER[mine.other]
+            await end(core, repo, game, GameStatus.FINISHED, winner, EndReason.RESIGN, now)
+            await core.save_players(repo, now, user)
+            return await core.view(repo, game)
+
+    async def cancel(self, place: Place, user: Actor, is_moderator: bool, game_id: int | None) -> GameView:
+        core = self._core
+        now = core.clock()
+        async with core.write() as repo:
+            game = await core.game_here(repo, place, game_id)
+            if not game.status.is_live:
+                raise refusals.AlreadyOver()
+            if rules.mark_of(game, user.user_id) is None and not is_moderator:
+                raise refusals.NotAllowed()
+            await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
+            return await core.view(repo, game)
+
+    async def sweep(self) -> list[GameView]:
+        core = self._core
+        now = core.clock()
+        async with core.read() as repo:
+            due = [game.id for game in await repo.due_games(now)]
+        ended = []
+        for game_id in due:
+            try:
+                async with core.write() as repo:
+                    game = await repo.game(game_id)
+                    if (
+                        game is None
+                        or not game.status.is_live
+                        or game.deadline is None
+                        or game.deadline > now
+                    ):
+                        continue
+                    board = Board.parse(game.board)
+                    if game.status is GameStatus.PENDING:
+                        await end(core, repo, game, GameStatus.EXPIRED, None, EndReason.TIMEOUT, now)
+                    else:
+                        winner = rules.RESULT_OF_WINNER[board.turn.other]
+                        await end(core, repo, game, GameStatus.FINISHED, winner, EndReason.TIMEOUT, now)
+                    ended.append(await core.view(repo, game, board))
+            except refusals.StaleBoard:
+                continue
+        return ended
+
+    async def next_deadline(self) -> datetime | None:
+        async with self._core.read() as repo:
+            return await repo.next_deadline()

@@ -1,0 +1,97 @@
+"""Looking back at games that are over: reviews, replays, game lists and rating charts."""
+
+from __future__ import annotations
+
+from bot.db import GLOBAL_SCOPE, Game, Repository
+from bot.engine import Board
+from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_replay
+from bot.services import refusals
+from bot.services.core import ServiceCore
+from bot.services.looking_back import check_visible, replay_moves, visible_from
+from bot.services.picture_pool import PicturePool
+from bot.services.queries import history_of
+from bot.services.results import FinishedGames, GameReview, Place, Replay
+from bot.services.review import ReviewCache, review_moves
+
+_LOOK_BACK_SCAN = 50
+"""How many of a player's latest games are read to find those visible from where they ask."""
+
+
+class Reviewing:
+    """Reviews (computed once per game), replays and charts (drawn by the pictures worker)."""
+
+    def __init__(self, core: ServiceCore, pictures: PicturePool) -> None:
+        self._core = core
+        self._pictures = pictures
+        self._reviews = ReviewCache()
+
+    async def _finished_game(
+        self, repo: Repository, place: Place | None, user_id: int | None, game_id: int | None
+    ) -> Game:
+        """``game_id`` if the asker may look at it, else the asker's latest finished game visible here.
+
+        From a place, a game still going on is refused (a review would coach it);
+        the terminal, which owns its database, may look at any game.
+        """
+        if game_id is None:
+            if user_id is not None and place is not None:
+                for game in await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN):
+                    if visible_from(game, place, user_id):
+                        return game
+            raise refusals.NoFinishedGame()
+        found = await repo.game(game_id)
+        if found is None:
+            raise refusals.NoGameNumbered(game_id)
+        check_visible(found, place, user_id)
+        if found.status.is_live and place is not None:
+            raise refusals.StillPlaying(game_id)
+        return found
+
+    async def review(self, game_id: int | None, place: Place | None, user_id: int | None) -> GameReview:
+        core = self._core
+        async with core.read() as repo:
+            history = await history_of(core, repo, await self._finished_game(repo, place, user_id, game_id))
+        budget = core.settings.review_budget_ms
+        if history.game.is_live:
+            return await review_moves(core.engine, history, budget)
+        return await self._reviews.get(history.game.id, lambda: review_moves(core.engine, history, budget))
+
+    async def replay(self, game_id: int | None, place: Place | None, user_id: int | None) -> Replay:
+        core = self._core
+        async with core.read() as repo:
+            history = await history_of(core, repo, await self._finished_game(repo, place, user_id, game_id))
+        game = history.game
+        board = Board.parse(game.board)
+        winner = board.winner
+        gif = await self._pictures.draw(
+            render_replay,
+            game.size,
+            replay_moves(history),
+            board.winning_lines,
+            None if winner is None else winner.value,
+        )
+        return Replay(history, gif)
+
+    async def finished_games(self, place: Place, asker_id: int, user_id: int) -> FinishedGames:
+        core = self._core
+        async with core.read() as repo:
+            latest = await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN)
+            shown = [game for game in latest if visible_from(game, place, asker_id)]
+            shown = shown[: core.settings.history_size]
+            views = [await core.view(repo, game) for game in shown]
+        return FinishedGames(user_id, tuple(views))
+
+    async def rating_chart(
+        self, user_id: int, guild_id: int | None, server_label: str, global_label: str
+    ) -> bytes | None:
+        async with self._core.read() as repo:
+            world = await repo.rating_changes(user_id, GLOBAL_SCOPE)
+            server = [] if guild_id is None else await repo.rating_changes(user_id, guild_id)
+        if not world and not server:
+            return None
+        series = [
+            RatingSeries(label, tuple(RatingPoint(change.played_at, change.rating) for change in changes))
+            for label, changes in ((server_label, server), (global_label, world))
+            if changes
+        ]
+        return await self._pictures.draw(render_rating_chart, series)

@@ -1,0 +1,177 @@
+"""Starting games: against the bot, challenges between members (accept, decline), rematches.
+
+Every start is limited per user by ``start_cooldown_seconds``, against floods of
+games and challenges; a player whose last game was played out to a result may
+start the next one at once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.db import Game, Repository
+from bot.engine import Board, Level
+from bot.services import refusals, rules
+from bot.services.core import ServiceCore
+from bot.services.endings import end
+from bot.services.moves import BotTurn, Moves
+from bot.services.results import Actor, First, GameView, Place
+from bot.states import Accepted, EndReason, GameStatus
+
+
+class Starting:
+    """New games, challenges and their answers."""
+
+    def __init__(self, core: ServiceCore, moves: Moves) -> None:
+        self._core = core
+        self._moves = moves
+
+    async def start_vs_bot(
+        self, place: Place, player: Actor, size: int, level: Level, first: First
+    ) -> GameView:
+        core = self._core
+        rules.check_size(size)
+        human_x = self._human_is_x(first)
+        now = core.clock()
+        async with core.write(isolated=True) as repo:
+            await self._check_can_start(repo, place, player.user_id, now)
+            await core.save_players(repo, now, player)
+            x, o = (player.user_id, None) if human_x else (None, player.user_id)
+            view, turn = await self._create(repo, place, size, player, x, o, level, now)
+        return await self._moves.after_human_turn(view, turn)
+
+    async def challenge(
+        self, place: Place, challenger: Actor, opponent: Actor, opponent_is_bot: bool, size: int, first: First
+    ) -> GameView:
+        if opponent.user_id == challenger.user_id:
+            raise refusals.SelfChallenge()
+        if opponent_is_bot:
+            raise refusals.BotChallenge()
+        core = self._core
+        rules.check_size(size)
+        challenger_x = self._human_is_x(first)
+        now = core.clock()
+        async with core.write(isolated=True) as repo:
+            await self._check_can_start(repo, place, challenger.user_id, now)
+            await core.save_players(repo, now, challenger, opponent)
+            sides = (challenger.user_id, opponent.user_id)
+            x, o = sides if challenger_x else sides[::-1]
+            view, _ = await self._create(repo, place, size, challenger, x, o, None, now)
+            return view
+
+    async def accept(self, place: Place, user: Actor, game_id: int | None) -> GameView:
+        core = self._core
+        now = core.clock()
+        async with core.write() as repo:
+            game = await self._pending_for(repo, place, user, game_id)
+            accepted = Accepted(core.turn_deadline(game.x_player_id, now), now)
+            if not await repo.apply(game, accepted):
+                raise refusals.StaleBoard()
+            await core.save_players(repo, now, user)
+            return await core.view(repo, game)
+
+    async def decline(self, place: Place, user: Actor, game_id: int | None) -> GameView:
+        core = self._core
+        now = core.clock()
+        async with core.write() as repo:
+            game = await self._pending_for(repo, place, user, game_id)
+            await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.DECLINED, now)
+            await core.save_players(repo, now, user)
+            return await core.view(repo, game)
+
+    async def rematch(self, place: Place, user: Actor, game_id: int) -> GameView:
+        core = self._core
+        now = core.clock()
+        async with core.write(isolated=True) as repo:
+            old = await core.game_here(repo, place, game_id)
+            if old.status is not GameStatus.FINISHED:
+                raise refusals.NotFinished()
+            if rules.mark_of(old, user.user_id) is None:
+                raise refusals.NotRematchPlayer()
+            await self._check_can_start(repo, place, user.user_id, now)
+            await core.save_players(repo, now, user)
+            level = None if old.level is None else Level(old.level)
+            x, o = old.o_player_id, old.x_player_id
+            view, turn = await self._create(repo, place, old.size, user, x, o, level, now)
+        return await self._moves.after_human_turn(view, turn)
+
+    def _human_is_x(self, first: First) -> bool:
+        if first is First.RANDOM:
+            return self._core.rng.random() < 0.5
+        return first is First.ME
+
+    async def _check_can_start(self, repo: Repository, place: Place, user_id: int, now: datetime) -> None:
+        live = await repo.live_game(place.channel_id)
+        if live is not None:
+            raise rules.busy_channel(live)
+        cooldown = self._core.settings.start_cooldown_seconds
+        last = await repo.last_game_created_by(user_id) if cooldown > 0 else None
+        if last is not None and last.status is not GameStatus.FINISHED:
+            # Flood protection only: a game played out to a result frees its player at once.
+            wait = cooldown - (now - last.created_at).total_seconds()
+            if wait > 0:
+                raise refusals.Cooldown(wait)
+
+    async def _pending_for(self, repo: Repository, place: Place, user: Actor, game_id: int | None) -> Game:
+        game = await self._core.game_here(repo, place, game_id)
+        if game.status is not GameStatus.PENDING:
+            raise refusals.NotPending()
+        challenged = rules.challenged_id(game)
+        if challenged is None or user.user_id != challenged:
+            name = (await self._core.names(repo, game)).get(challenged or 0)
+            raise refusals.NotChallengedUnnamed() if name is None else refusals.NotChallenged(name)
+        return game
+
+    async def _create(
+        self,
+        repo: Repository,
+        place: Place,
+        size: int,
+        creator: Actor,
+        x: int | None,
+        o: int | None,
+        level: Level | None,
+        now: datetime,
+    ) -> tuple[GameView, BotTurn | None]:
+        """Insert a new game: against the bot it is active at once, between humans a pending challenge.
+
+        Returns its view and, when the bot opens with a move no table answers, the bot's turn.
+        """
+        core = self._core
+        board = Board.empty(size)
+        deadline: datetime | None
+        if level is None:
+            status = GameStatus.PENDING
+            deadline = now + timedelta(seconds=core.settings.challenge_timeout_seconds)
+        else:
+            status = GameStatus.ACTIVE
+            deadline = core.turn_deadline(x, now)
+        game = await repo.add_game(
+            guild_id=place.guild_id,
+            channel_id=place.channel_id,
+            interactions_only=place.interactions_only,
+            size=size,
+            k=board.k,
+            level=None if level is None else level.value,
+            x_player_id=x,
+            o_player_id=o,
+            created_by=creator.user_id,
+            starter_locale=creator.locale,
+            status=status,
+            board=board.compact,
+            ply=0,
+            seed=core.rng.getrandbits(62),
+            rated=False,
+            rating_weight=0.0,
+            version=1,
+            deadline=deadline,
+            created_at=now,
+            updated_at=now,
+        )
+        if game is None:  # another request took the channel since our check: the unique index said no
+            raise rules.busy_channel(None)
+        opening = self._moves.reply_at_once(game, board)
+        if opening is not None:
+            board = await self._moves.play(repo, game, board, opening, None, now)
+        view = await core.view(repo, game, board)
+        return view, self._moves.bot_turn(game, view, board)
