@@ -1,4 +1,4 @@
-"""The baseline: a naive minimax in the style of seed 002 (no pruning, no table, list board).
+"""The baseline: a naive minimax (no pruning, no table, list board).
 
 Kept deliberately close to the article's code; the only change is that the player
 to optimise for is a parameter, so it can answer for X on the empty board too.

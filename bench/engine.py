@@ -2,7 +2,7 @@
 
 Everything runs in one process, against a baseline run in the same process:
 
-- 3x3: the naive seed-002 minimax (``bench/baseline.py``) vs the engine, as ratios,
+- 3x3: the naive minimax (``bench/baseline.py``) vs the engine, as ratios,
   for the best move on the empty board and the reply after a corner opening;
   the engine both cold (first call, solving 3x3 included) and warm (every later call);
   and all 4,520 non-terminal positions analysed in a batch;
@@ -63,7 +63,7 @@ def _reset_engine() -> None:
 
 
 def bench_3x3(lines: list[str], repeat_baseline: int) -> None:
-    lines += ["## 3x3 against the naive minimax (seed 002)", ""]
+    lines += ["## 3x3 against the naive minimax", ""]
     lines += [
         "| position | baseline | engine, cold | engine, warm | ratio cold | ratio warm |",
         "|---|---|---|---|---|---|",

@@ -7,8 +7,8 @@ No database, no engine, no rules beyond whose turn it is: ``/ttt start`` posts a
 cell marks it and edits the board as the answer to the click, and against the bot the
 bot's reply (the first empty cell) is in the same edit. It uses the same discord.py
 machinery as the real bot (an app command group, persistent ``DynamicItem`` buttons, the
-board edited by the interaction response) and shows boards the way the contract's board
-message does, so :mod:`bench.load` drives both bots with the same code.
+board edited by the interaction response) and shows boards the way the real bot's board
+message does (buttons as cells, X and O as labels), so :mod:`bench.load` drives both bots with the same code.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A *table* is a channel with two members. :func:`play_game` starts one game there
 ``/ttt start`` (against the bot, or a challenge that the second member accepts), then
 clicks free cells in turn until the board is finished, and returns every interaction it
 sent. It reads only what a Discord client shows (the board message's buttons), so the
-same code drives any bot that keeps to the contract's board message: the real bot and
+same code drives any bot whose board message shows the cells as buttons: the real bot and
 the in-memory baseline.
 
 Times come from the emulator's own records, not from when the driver noticed them: a
@@ -37,7 +37,7 @@ class Mode(enum.Enum):
 
 
 class GameFailed(AssertionError):
-    """The bot did not play a game through the way the contract says."""
+    """The bot did not play a game through: a board that stops answering or answers wrongly."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""``python -m bot [run|play|migrate|analyze|stats|review|replay]``: the command line of contract section 1.
+"""``python -m bot [run|play|migrate|analyze|stats|review|replay]``: the command line (README: Command line).
 
 This module owns the argument parser and the exit statuses; each command lives in
 ``bot.cli.<command>`` and gets typed options and the standard streams.

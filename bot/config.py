@@ -1,4 +1,4 @@
-"""Settings from the environment and from ``.env`` in the working directory (contract section 5).
+"""Settings from the environment and from ``.env`` in the working directory (README: Configuration).
 
 The environment wins over ``.env``; an empty value counts as unset. Every value is checked
 when the settings are loaded, so a typo fails at start-up with a message that names the

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[1]
 NAMES = {field.name.upper() for field in dataclasses.fields(Settings)}
 
 
-def test_defaults_follow_the_contract() -> None:
+def test_defaults_are_the_documented_ones() -> None:
     settings = Settings.from_mapping({})
     assert settings == Settings()
     assert settings.discord_token is None

@@ -1,4 +1,4 @@
-"""``python -m bot analyze BOARD... | -``: one JSON line per board (contract section 1).
+"""``python -m bot analyze BOARD... | -``: one JSON line per board (README: Command line).
 
 Valid boards are echoed in upper-case compact form (``x.o/...`` comes back as ``X.O......``);
 invalid ones are echoed as given (trimmed) next to an ``error``.
@@ -16,7 +16,7 @@ STDIN = "-"
 
 
 def analysis_record(board: Board, budget_ms: int) -> dict[str, Any]:
-    """The contract's object for a valid board, keys in the contract's order."""
+    """The JSON object for a valid board, keys in their documented order."""
     result = analyze(board, budget_ms=budget_ms)
     ongoing = board.status is Status.ONGOING
     return {

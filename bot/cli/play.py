@@ -1,4 +1,4 @@
-"""``python -m bot play``: one game against the engine in the terminal (contract section 1).
+"""``python -m bot play``: one game against the engine in the terminal (README: Playing in the terminal).
 
 The loop reads one move per line, shows the board after every move, and ends cleanly on
 ``q``, on end of input, or when the game is over. It owns no rules: moves go through a
@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import TextIO
 
 from bot.cli.logs import first_line
-from bot.cli.render import describe_cells, render_board
+from bot.cli.render import LEVEL_NAMES, cell_error_text, describe_cells, render_board
 from bot.cli.session import (
     GameSession,
     MoveRejected,
@@ -27,20 +27,20 @@ from bot.cli.session import (
     local_session,
 )
 from bot.engine import Board, InvalidCell, Mark, format_cell, parse_cell
+from bot.i18n import N_, terminal_texts
 
 log = logging.getLogger(__name__)
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
-_K_WORDS = {3: "three", 4: "four", 5: "five"}
 
 
 class _Stop(enum.Enum):
     """Why the player's turn ended without a move; a leaving player's value frames what the session says."""
 
-    QUIT = "You quit; {}."
-    END_OF_INPUT = "End of input: {}."
-    INTERRUPTED = "Interrupted; {}."
+    QUIT = N_("You quit; {outcome}.")
+    END_OF_INPUT = N_("End of input: {outcome}.")
+    INTERRUPTED = N_("Interrupted; {outcome}.")
     ENDED = "ended"
     """The game ended meanwhile (say, on time), and the refusal of the move said so."""
 
@@ -72,6 +72,7 @@ class TerminalGame:
         self.read_line = read_line
         self.out = out
         self.echo = echo
+        self.texts = terminal_texts()
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -80,20 +81,34 @@ class TerminalGame:
     def cell_hint(self) -> str:
         size = self.session.board.size
         last = format_cell(size * size - 1, size)
-        return f"Type a cell as its number (1-{size * size}) or column and row (a1-{last}); q quits."
+        return self.texts.gettext(
+            "Type a cell as its number (1-{cells}) or column and row (a1-{last}); q quits.",
+            cells=size * size,
+            last=last,
+        )
 
     def introduce(self) -> None:
-        board, human = self.session.board, self.session.human
+        board, human, texts = self.session.board, self.session.human, self.texts
         engine = human.other
-        order = "you move first" if human is Mark.X else "the engine moves first"
-        self.say(
-            f"Tic-tac-toe on {board.size}x{board.size}: {_K_WORDS.get(board.k, str(board.k))} in a row wins. "
-            f"You are {human.value} and {order}; the engine plays {engine.value} at level "
-            f"{self.session.level.value}."
-        )
+        rules = texts.gettext("Tic-tac-toe on {size}x{size}: {k} in a row wins.", size=board.size, k=board.k)
+        if human is Mark.X:
+            sides = texts.gettext(
+                "You are {mark} and you move first; the engine plays {engine} at level {level}.",
+                mark=human.value,
+                engine=engine.value,
+                level=texts.gettext(LEVEL_NAMES[self.session.level]),
+            )
+        else:
+            sides = texts.gettext(
+                "You are {mark} and the engine moves first; it plays {engine} at level {level}.",
+                mark=human.value,
+                engine=engine.value,
+                level=texts.gettext(LEVEL_NAMES[self.session.level]),
+            )
+        self.say(f"{rules} {sides}")
         self.say(self.cell_hint())
         self.say()
-        self.say(render_board(board))
+        self.say(render_board(board, texts=texts))
 
     async def run(self) -> None:
         self.introduce()
@@ -104,25 +119,30 @@ class TerminalGame:
                 if move is _Stop.ENDED:
                     break
                 if isinstance(move, _Stop):
-                    self.say(move.value.format(await self.session.abandon()))
+                    outcome = await self.session.abandon()
+                    self.say(self.texts.gettext(move.value, outcome=outcome))
                     if move is _Stop.INTERRUPTED:
                         raise KeyboardInterrupt
                     return
                 last = move
             else:
                 if self.session.board.size > 3:
-                    self.say("The engine is thinking...")
+                    self.say(self.texts.gettext("The engine is thinking..."))
                 last = await self.session.reply()
-                self.say(f"The engine plays {format_cell(last, self.session.board.size)}.")
+                self.say(
+                    self.texts.gettext(
+                        "The engine plays {cell}.", cell=format_cell(last, self.session.board.size)
+                    )
+                )
             self.say()
-            self.say(render_board(self.session.board, last))
+            self.say(render_board(self.session.board, last, self.texts))
         self.say()
         self.say(self.result(self.session.board))
 
     async def human_move(self) -> int | _Stop:
         """Ask until a move is made, the player leaves, or the game ends some other way."""
         while True:
-            self.out.write(f"Your move ({self.session.human.value}): ")
+            self.out.write(self.texts.gettext("Your move ({mark}): ", mark=self.session.human.value))
             self.out.flush()
             try:
                 with _interruptible():
@@ -145,15 +165,18 @@ class TerminalGame:
                 cell = parse_cell(text, self.session.board.size)
                 await self.session.play(cell)
             except InvalidCell as error:
-                self.say(f"{error} Try again.")
+                self.say(self.try_again(cell_error_text(self.texts, error, self.session.board.size)))
                 continue
             except MoveRejected as error:
                 if self.session.is_over:
                     self.say(str(error))
                     return _Stop.ENDED
-                self.say(f"{error} Try again.")
+                self.say(self.try_again(str(error)))
                 continue
             return cell
+
+    def try_again(self, problem: str) -> str:
+        return self.texts.gettext("{problem} Try again.", problem=problem)
 
     def result(self, board: Board) -> str:
         if self.session.end_note is not None:
@@ -161,10 +184,10 @@ class TerminalGame:
         winner = board.winner
         line = describe_cells(board.winning_cells, board.size)
         if winner is None:
-            return "It's a draw."
+            return self.texts.gettext("It's a draw.")
         if winner is self.session.human:
-            return f"You win with {line}!"
-        return f"The engine wins with {line}."
+            return self.texts.gettext("You win with {line}!", line=line)
+        return self.texts.gettext("The engine wins with {line}.", line=line)
 
 
 async def play_game(
@@ -197,7 +220,7 @@ def run_play(
         problem = str(error)
     except Exception as error:
         log.debug("The game stopped", exc_info=True)
-        problem = f"The game stopped: {first_line(error)}"
+        problem = terminal_texts().gettext("The game stopped: {problem}", problem=first_line(error))
     else:
         return 0
     stdout.flush()

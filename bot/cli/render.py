@@ -9,9 +9,22 @@
 
 from __future__ import annotations
 
-from bot.engine import Board, format_cell
+from typing import TYPE_CHECKING
+
+from bot.engine import Board, InvalidCell, Level, format_cell
+from bot.i18n import N_, Texts
+
+if TYPE_CHECKING:
+    from bot.services import Refusal
 
 _GAP = "      "
+
+LEVEL_NAMES = {
+    Level.EASY: N_("easy"),
+    Level.MEDIUM: N_("medium"),
+    Level.HARD: N_("hard"),
+    Level.PERFECT: N_("perfect"),
+}
 
 
 def _mark(board: Board, cell: int, last: int | None) -> str:
@@ -20,11 +33,12 @@ def _mark(board: Board, cell: int, last: int | None) -> str:
     return f"[{shown}]" if cell == last else f" {shown} "
 
 
-def render_board(board: Board, last: int | None = None) -> str:
+def render_board(board: Board, last: int | None = None, texts: Texts | None = None) -> str:
     """The board with the ``last`` move in brackets, and beside it the number of every free cell."""
     size = board.size
     letters = "".join(f" {chr(ord('a') + column)} " for column in range(size))
-    header = f"    {letters}{_GAP} free cells"
+    free = "free cells" if texts is None else texts.gettext("free cells")
+    header = f"    {letters}{_GAP} {free}"
     rows = [header.rstrip()]
     for row in range(size):
         cells = range(row * size, (row + 1) * size)
@@ -37,3 +51,30 @@ def render_board(board: Board, last: int | None = None) -> str:
 def describe_cells(cells: tuple[int, ...], size: int) -> str:
     """``a1, b2, c3``: cells in letter-number notation."""
     return ", ".join(format_cell(cell, size) for cell in cells)
+
+
+def refusal_text(texts: Texts, refusal: Refusal) -> str:
+    """A service's refusal in the terminal's language."""
+    return texts.message(refusal.template, refusal.params, plural=refusal.plural, count=refusal.count)
+
+
+def cell_error_text(texts: Texts, error: InvalidCell, size: int) -> str:
+    """Why typed text names no cell, in the terminal's language.
+
+    The words are the service's (its refusals' msgids, so one translation serves both), written
+    out here because ``play --no-db`` must not import the service and its database layer.
+    """
+    names = {
+        "cell": error.given,
+        "size": size,
+        "cells": size * size,
+        "last": format_cell(size * size - 1, size),
+    }
+    if not error.given:
+        return texts.gettext("Name a cell as 1-{cells} or a1-{last}; you gave nothing.", **names)
+    if error.off_board:
+        return texts.gettext(
+            "There is no cell {cell} on a {size}x{size} board. Name a cell as 1-{cells} or a1-{last}.",
+            **names,
+        )
+    return texts.gettext("'{cell}' is not a cell. Name a cell as 1-{cells} or a1-{last}.", **names)

@@ -32,10 +32,12 @@ from concurrent.futures import ThreadPoolExecutor
 from bot.cli.local_ids import local_player_id, os_user_name, terminal_channel_id
 from bot.cli.logs import first_line
 from bot.cli.migrate import schema_problem, upgrade_schema
+from bot.cli.render import refusal_text
 from bot.cli.session import GameSession, MoveRejected, PlayOptions, SessionFactory, SessionUnavailable
 from bot.composition import build_service, service_settings
 from bot.config import Settings
 from bot.engine import Board, Level, Mark
+from bot.i18n import N_, terminal_texts
 from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
 from bot.services.picture_pool import PicturePool
 from bot.services.refusals import GameRunning, Refusal
@@ -46,7 +48,13 @@ log = logging.getLogger(__name__)
 CHANNEL_ATTEMPTS = 5
 """Fresh channel ids to try when the one drawn holds a live game (a game a killed process left behind)."""
 
-_HOW_IT_ENDED = {EndReason.RESIGN: "by resignation", EndReason.TIMEOUT: "on time"}
+_ENDINGS = {
+    (True, EndReason.RESIGN): N_("You win by resignation."),
+    (True, EndReason.TIMEOUT): N_("You win on time."),
+    (False, EndReason.RESIGN): N_("The engine wins by resignation."),
+    (False, EndReason.TIMEOUT): N_("The engine wins on time."),
+}
+"""How a game against the engine ended off the board, by whether the human won."""
 
 
 class _WatchedEngine(EnginePool):
@@ -124,11 +132,14 @@ class ServiceSession:
         view = self._view
         if view is None or view.is_live or view.end_reason in (EndReason.LINE, EndReason.FULL):
             return None
+        texts = terminal_texts()
         if view.winner is None:
-            return "The game was cancelled; it does not count."
-        who = "You win" if view.winner.user_id == self._player.user_id else "The engine wins"
-        how = None if view.end_reason is None else _HOW_IT_ENDED.get(view.end_reason)
-        return f"{who} {how}." if how else f"{who}."
+            return texts.gettext("The game was cancelled; it does not count.")
+        won = view.winner.user_id == self._player.user_id
+        ending = _ENDINGS.get((won, view.end_reason)) if view.end_reason is not None else None
+        if ending is None:
+            return texts.gettext("You win.") if won else texts.gettext("The engine wins.")
+        return texts.gettext(ending)
 
     def _show(self, view: GameView) -> None:
         self._view = view
@@ -167,7 +178,7 @@ class ServiceSession:
             await self._request(self._service.move(self._place, self._player, cell, game_id=self.game_id))
         except Refusal as error:
             await self._refresh()
-            raise MoveRejected(str(error)) from None
+            raise MoveRejected(refusal_text(terminal_texts(), error)) from None
         self._moved = True
 
     async def _refresh(self) -> None:
@@ -181,30 +192,33 @@ class ServiceSession:
         pending, self._reply = self._reply, None
         if pending is None:
             if self._view is None:
-                raise SessionUnavailable("The game has not started.")
+                raise SessionUnavailable(terminal_texts().gettext("The game has not started."))
             pending = asyncio.ensure_future(self._service.play_bot_turn(self._view.id))
         try:
             view = await pending
             if view.bot_to_move:  # the engine failed and the service left its move for a retry
                 view = await self._service.play_bot_turn(view.id)
         except Refusal as error:
-            raise SessionUnavailable(str(error)) from None
+            raise SessionUnavailable(refusal_text(terminal_texts(), error)) from None
         except Exception as error:
             raise _stopped(error) from None
         self._show(view)
         if view.last_cell is None or view.bot_to_move:
-            raise SessionUnavailable("The engine could not make its move.")
+            raise SessionUnavailable(terminal_texts().gettext("The engine could not make its move."))
         return view.last_cell
 
     async def abandon(self) -> str:
+        texts = terminal_texts()
         try:
             if self._moved:
                 self._show(await self._service.resign(self._place, self._player, self.game_id))
-                return "you resigned, so the engine wins (it counts as a loss)"
+                return texts.gettext("you resigned, so the engine wins (it counts as a loss)")
             self._show(await self._service.cancel(self._place, self._player, game_id=self.game_id))
-            return "the game is cancelled before your first move, so it does not count"
+            return texts.gettext("the game is cancelled before your first move, so it does not count")
         except Refusal as error:
-            return f"the game could not be closed: {error!s}"
+            return texts.gettext(
+                "the game could not be closed: {problem}", problem=refusal_text(texts, error)
+            )
 
     async def close(self, left: bool) -> None:
         """End the game if it is still live: as :meth:`abandon` if the player ``left``, else cancelled."""
@@ -236,7 +250,9 @@ def _result(task: asyncio.Future[GameView]) -> GameView:
 
 def _stopped(error: Exception) -> SessionUnavailable:
     log.debug("The game stopped", exc_info=error)
-    return SessionUnavailable(f"The game stopped: {first_line(error)}")
+    return SessionUnavailable(
+        terminal_texts().gettext("The game stopped: {problem}", problem=first_line(error))
+    )
 
 
 def terminal_settings(settings: Settings, budget_ms: int) -> ServiceSettings:
@@ -264,9 +280,14 @@ async def _started(service: GameService, engine: _WatchedEngine, options: PlayOp
         except Refusal as error:
             if isinstance(error, GameRunning):
                 continue
-            raise SessionUnavailable(f"Could not start a game: {error!s}") from None
+            problem = refusal_text(terminal_texts(), error)
+            raise SessionUnavailable(
+                terminal_texts().gettext("Could not start a game: {problem}", problem=problem)
+            ) from None
         return session
-    raise SessionUnavailable("Could not find a free channel for the game; please try again.")
+    raise SessionUnavailable(
+        terminal_texts().gettext("Could not find a free channel for the game; please try again.")
+    )
 
 
 @contextlib.asynccontextmanager

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.engine import DEFAULT_BUDGET_MS, Board, IllegalMove, Level, Mark, choose_move, format_cell
+from bot.i18n import terminal_texts
 
 
 class MoveRejected(Exception):
@@ -114,14 +115,16 @@ class LocalSession:
         return None
 
     async def play(self, cell: int) -> None:
+        texts = terminal_texts()
         if self._board.turn is not self._human:
-            raise MoveRejected("It is the engine's turn.")
+            raise MoveRejected(texts.gettext("It is the engine's turn."))
         if self._board[cell] is not None:
-            raise MoveRejected(f"{format_cell(cell, self._board.size)} is already taken.")
+            taken = format_cell(cell, self._board.size)
+            raise MoveRejected(texts.gettext("That cell ({cell}) is already taken.", cell=taken))
         try:
             self._board = self._board.play(cell)
-        except IllegalMove as error:
-            raise MoveRejected(str(error)) from None
+        except IllegalMove:
+            raise MoveRejected(texts.gettext("This game is over.")) from None
 
     async def reply(self) -> int:
         seed = self._rng.getrandbits(64)
@@ -131,7 +134,7 @@ class LocalSession:
 
     async def abandon(self) -> str:
         self.abandoned = True
-        return "the game is left unfinished"
+        return terminal_texts().gettext("the game is left unfinished")
 
 
 @asynccontextmanager

@@ -3,42 +3,82 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import TextIO
 
 from bot.cli.local_ids import local_player_id, os_user_name
+from bot.cli.render import LEVEL_NAMES, refusal_text
 from bot.cli.service_session import terminal_service
 from bot.cli.session import SessionUnavailable
 from bot.config import Settings
-from bot.services import EndReason, PlayerStats, Record, Refusal
+from bot.i18n import N_, Texts, terminal_texts
+from bot.services import EndReason, PlayerOutcome, PlayerStats, RecentGame, Record, Refusal
 
-_ENDINGS = {EndReason.RESIGN: " by resignation", EndReason.TIMEOUT: " on time"}
+_OUTCOMES = {
+    (PlayerOutcome.WIN, None): N_("#{game} {size}x{size} against {opponent}{level}: win{when}"),
+    (PlayerOutcome.LOSS, None): N_("#{game} {size}x{size} against {opponent}{level}: loss{when}"),
+    (PlayerOutcome.DRAW, None): N_("#{game} {size}x{size} against {opponent}{level}: draw{when}"),
+    (PlayerOutcome.WIN, EndReason.RESIGN): N_(
+        "#{game} {size}x{size} against {opponent}{level}: win by resignation{when}"
+    ),
+    (PlayerOutcome.LOSS, EndReason.RESIGN): N_(
+        "#{game} {size}x{size} against {opponent}{level}: loss by resignation{when}"
+    ),
+    (PlayerOutcome.WIN, EndReason.TIMEOUT): N_(
+        "#{game} {size}x{size} against {opponent}{level}: win on time{when}"
+    ),
+    (PlayerOutcome.LOSS, EndReason.TIMEOUT): N_(
+        "#{game} {size}x{size} against {opponent}{level}: loss on time{when}"
+    ),
+}
+"""A recent game's line, by its outcome for the player and how it ended (None: on the board)."""
 
 
-def _record(record: Record) -> str:
-    return f"{record.wins} won, {record.losses} lost, {record.draws} drawn"
+def _record(texts: Texts, record: Record) -> str:
+    return texts.gettext(
+        "{wins} won, {losses} lost, {draws} drawn",
+        wins=texts.number(record.wins),
+        losses=texts.number(record.losses),
+        draws=texts.number(record.draws),
+    )
 
 
-def describe(name: str, stats: PlayerStats) -> list[str]:
-    """The lines ``stats`` prints for the terminal player ``name``."""
+def _recent(texts: Texts, game: RecentGame, now: datetime) -> str:
+    level = f" ({texts.gettext(LEVEL_NAMES[game.level])})" if game.level is not None else ""
+    how = game.end_reason if game.end_reason in (EndReason.RESIGN, EndReason.TIMEOUT) else None
+    template = _OUTCOMES.get((game.outcome, how), _OUTCOMES[(game.outcome, None)])
+    when = f", {texts.relative(game.finished_at - now)}" if game.finished_at is not None else ""
+    return texts.gettext(
+        template, game=game.game_id, size=game.size, opponent=game.opponent_name, level=level, when=when
+    )
+
+
+def describe(
+    name: str, stats: PlayerStats, texts: Texts | None = None, now: datetime | None = None
+) -> list[str]:
+    """The lines ``stats`` prints for the terminal player ``name``, in the terminal's language."""
+    texts = texts or terminal_texts()
+    now = now or datetime.now(UTC)
     if stats.display_name is None:
-        return [f"{name} has not played yet; play with `python -m bot play`."]
-    lines = [f"{name} (player {stats.user_id})"]
-    lines.append(f"Against the bot: {_record(stats.vs_bot_total)}")
+        return [texts.gettext("{name} has not played yet; play with `python -m bot play`.", name=name)]
+    lines = [texts.gettext("{name} (player {id})", name=name, id=stats.user_id)]
+    lines.append(texts.gettext("Against the bot: {record}", record=_record(texts, stats.vs_bot_total)))
     lines += [
-        f"  {entry.level.value:<8} {_record(entry.record)}" for entry in stats.vs_bot if entry.record.games
+        f"  {texts.gettext(LEVEL_NAMES[entry.level]):<8} {_record(texts, entry.record)}"
+        for entry in stats.vs_bot
+        if entry.record.games
     ]
-    lines.append(f"Against people: {_record(stats.vs_humans)}")
-    lines.append(f"Winning streak: {stats.current_streak} now, {stats.best_streak} at best")
-    if stats.recent:
-        lines.append("Recent games:")
-    for game in stats.recent:
-        level = f" ({game.level.value})" if game.level is not None else ""
-        ending = _ENDINGS.get(game.end_reason, "") if game.end_reason is not None else ""
-        when = f", {game.finished_at:%Y-%m-%d %H:%M} UTC" if game.finished_at is not None else ""
-        lines.append(
-            f"  #{game.game_id} {game.size}x{game.size} against {game.opponent_name}{level}: "
-            f"{game.outcome.value}{ending}{when}"
+    lines.append(texts.gettext("Against people: {record}", record=_record(texts, stats.vs_humans)))
+    lines.append(
+        texts.gettext(
+            "Winning streak: {current} now, {best} at best",
+            current=texts.number(stats.current_streak),
+            best=texts.number(stats.best_streak),
         )
+    )
+    if stats.recent:
+        lines.append(texts.gettext("Recent games:"))
+    lines += [f"  {_recent(texts, game, now)}" for game in stats.recent]
     return lines
 
 
@@ -52,8 +92,11 @@ def run_stats(settings: Settings, user: str | None, stdout: TextIO, stderr: Text
     name = user if user is not None else os_user_name()
     try:
         stats = asyncio.run(_load(settings, local_player_id(name)))
-    except (SessionUnavailable, Refusal) as error:
+    except SessionUnavailable as error:
         stderr.write(f"{error}\n")
+        return 1
+    except Refusal as error:
+        stderr.write(refusal_text(terminal_texts(), error) + "\n")
         return 1
     stdout.write("\n".join(describe(name, stats)) + "\n")
     return 0

@@ -4,9 +4,9 @@ beyond reading its own packaged data file (the 4x4 opening book).
 The public surface, importable from here:
 
 - :class:`Board`, :class:`Mark`, :class:`Status`: immutable positions.
-- :func:`parse_cell`, :func:`format_cell`: the contract's cell notation.
+- :func:`parse_cell`, :func:`format_cell`: the cell notation (``5`` or ``b2``).
 - :func:`analyze` -> :class:`Analysis`: every move's value and plies (``as_dict`` gives
-  the contract's JSON object).
+  the JSON object of ``python -m bot analyze``).
 - :func:`choose_move` at a :class:`Level`: the engine's reply.
 - :func:`answers_at_once`: whether that reply is a table look-up (cheap enough to run inline).
 

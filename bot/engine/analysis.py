@@ -60,7 +60,7 @@ class Analysis:
         return None
 
     def as_dict(self) -> dict[str, object]:
-        """The contract's ``analyze`` JSON object for this analysis (keys in the contract's order)."""
+        """The JSON object ``python -m bot analyze`` prints for this analysis, keys in documented order."""
         ongoing = self.value is not None
         return {
             "board": self.board.compact,

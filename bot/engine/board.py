@@ -29,7 +29,7 @@ class Mark(enum.Enum):
 
 
 class Status(enum.Enum):
-    """Where a game stands; the values are the contract's ``status`` strings."""
+    """Where a game stands; the values are the ``status`` strings of ``python -m bot analyze``."""
 
     ONGOING = "ongoing"
     X_WON = "x_won"
@@ -64,7 +64,7 @@ class Board:
 
     @classmethod
     def parse(cls, text: str) -> Board:
-        """Read the contract's board text (``X.O/.../...``); raise ``InvalidBoard`` with the reason."""
+        """Read a board text (``X.O/.../...``); raise ``InvalidBoard`` with the reason."""
         cleaned = text.strip().replace("/", "").upper()
         sizes = {n * n: n for n in SIZES}
         if len(cleaned) not in sizes:
@@ -212,7 +212,7 @@ class Board:
 
     @property
     def text(self) -> str:
-        """The contract's board text with ``/`` between rows, e.g. ``X.O/.../...``."""
+        """The board text with ``/`` between rows, e.g. ``X.O/.../...``."""
         rows = []
         for r in range(self.size):
             row = ""

@@ -1,6 +1,6 @@
 """The static evaluation at the search horizon: open lines weighted by how many own marks they hold.
 
-Seed 001's heuristic for 3x3 (a line holding only X's marks scores 10 per mark
+The classic heuristic for 3x3 (a line holding only X's marks scores 10 per mark
 power, only O's the negative, the side to move counts more), generalised to any
 k: a line still open for one side (no enemy mark on it) is worth ``LINE_WEIGHT ** c``
 for its ``c`` marks. The side to move gets a tempo bonus, and a cell where two of a

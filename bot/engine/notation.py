@@ -1,4 +1,4 @@
-"""Cell notation shared by Discord and the terminal (contract section 2).
+"""Cell notation shared by Discord and the terminal.
 
 A cell is its number 1..n*n in reading order, or a column letter and a row
 number (``b2`` is the centre of 3x3). Internally cells are 0-based indexes.

@@ -4,7 +4,7 @@ A win reached when the board holds ``m`` marks scores ``WIN - m`` and the matchi
 loss ``m - WIN``; a proven draw scores 0. Because ``m`` does not depend on where a
 search started, a proven score means the same at every depth: the transposition
 table and the opening book store it as is, and "win fastest, lose slowest"
-(seed 003) falls out of plain maximisation.
+(and a doomed side that still blocks) falls out of plain maximisation.
 
 Heuristic estimates (search cut off at a horizon) stay strictly inside
 ``(-HEURISTIC_LIMIT, HEURISTIC_LIMIT)``, far from every proven win or loss, so the

@@ -6,6 +6,8 @@ choices from the gettext catalogues; command and option names stay English, beca
 mishandles ``name_localizations`` on commands with sub-commands. A locale the bot does not
 speak gets None: Discord shows the English. Every language the bot speaks gets every text,
 also one that reads the same as the English (a language's own name, "global" in German).
+A text made from a template (a size label) carries its msgid and its params in the
+``locale_str``'s extras; its message is the English.
 """
 
 from __future__ import annotations
@@ -37,4 +39,6 @@ class CommandTranslator(app_commands.Translator):
         language = from_locale(locale.value)
         if language == ENGLISH:
             return None
-        return texts_for(language).gettext(string.message)
+        params = dict(string.extras)
+        msgid = params.pop("msgid", string.message)
+        return texts_for(language).gettext(msgid, **params)

@@ -61,9 +61,13 @@ class Texts:
             return self.ngettext(template, plural, count, **params)
         return self.gettext(template, **params)
 
-    def number(self, value: float) -> str:
-        """A number as this language writes it (``1,234`` in English, ``1.234`` in German)."""
-        return format_decimal(value, locale=self.language.babel)
+    def number(self, value: float, *, grouping: bool = True) -> str:
+        """A number as this language writes it (``1,234`` in English, ``1.234`` in German).
+
+        ``grouping=False`` leaves out the thousands separator, for numbers people read as a code
+        rather than a quantity (a rating of 1500).
+        """
+        return format_decimal(value, locale=self.language.babel, group_separator=grouping)
 
     def relative(self, delta: timedelta) -> str:
         """A moment as seen from now: ``in 2 minutes`` for a future one, ``3 hours ago`` for a past one."""

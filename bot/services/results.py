@@ -1,6 +1,6 @@
 """Plain, frozen results of the service: everything an adapter needs to render, nothing to act on.
 
-Cells are 0-based indexes in reading order; ``cell_name`` gives the contract's
+Cells are 0-based indexes in reading order; ``cell_name`` gives the
 letter-number name (``b2``).
 """
 
@@ -69,7 +69,7 @@ class GameView:
     size: int
     k: int
     board: str
-    """The contract's board text, rows separated by ``/`` (``X.O/.../...``)."""
+    """The board text, rows separated by ``/`` (``X.O/.../...``)."""
     cells: tuple[Mark | None, ...]
     x: PlayerView
     o: PlayerView

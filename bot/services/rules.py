@@ -69,7 +69,7 @@ def check_turn(game: Game, user_id: int, expected_ply: int | None, names: Mappin
 
 
 def cell_index(cell: str | int, board: Board) -> int:
-    """The empty cell named by ``cell`` (contract notation, or a 0-based index from a button)."""
+    """The empty cell named by ``cell`` (cell notation, or a 0-based index from a button)."""
     if isinstance(cell, int):
         if not 0 <= cell < board.cells:
             raise refusals.BadCell(str(cell + 1), board.size)

@@ -22,9 +22,21 @@ SETTING_NAMES = tuple(field.name.upper() for field in dataclasses.fields(Setting
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
 
 
+TERMINAL_LANGUAGE = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal speaks English in these tests whatever the machine's locale (a test may change it)."""
+    for name in TERMINAL_LANGUAGE:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The current environment without any bot setting and without PYTHONUNBUFFERED."""
+    """The current environment without any bot setting and without PYTHONUNBUFFERED; English messages."""
     env = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES and k != "PYTHONUNBUFFERED"}
+    env["LC_ALL"] = "C.UTF-8"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     env.update(extra or {})
     return env

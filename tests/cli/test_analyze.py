@@ -1,4 +1,4 @@
-"""``python -m bot analyze``: the contract's JSON lines, exit statuses and streaming."""
+"""``python -m bot analyze``: the JSON lines, exit statuses and streaming."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def analyze_in_process(capsys: pytest.CaptureFixture[str], *boards: str) -> tupl
     return status, [json.loads(line) for line in lines]
 
 
-def test_contract_example(run_cli: RunCli) -> None:
+def test_the_documented_example(run_cli: RunCli) -> None:
     done = run_cli("analyze", "X.O......")
     assert done.returncode == 0, done.stderr
     [line] = done.stdout.splitlines()

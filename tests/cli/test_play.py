@@ -49,7 +49,7 @@ def final_board(transcript: str, size: int = 3) -> Board:
 Mode = str
 """``"db"`` (the default session, through the game service) or ``"no-db"``."""
 
-TAKEN_B2 = {"db": "That cell (b2) is already taken.", "no-db": "b2 is already taken."}
+TAKEN_B2 = {"db": "That cell (b2) is already taken.", "no-db": "That cell (b2) is already taken."}
 """The service's refusal, or the in-memory session's."""
 LEFT_AFTER_A_MOVE = {
     "db": "you resigned, so the engine wins (it counts as a loss)",
@@ -144,7 +144,7 @@ def test_larger_board_is_rendered_with_its_letters_and_numbers(play: RunCli) -> 
     assert done.returncode == 0
     assert_clean(done.stderr)
     out = done.stdout
-    assert "Tic-tac-toe on 5x5: four in a row wins." in out
+    assert "Tic-tac-toe on 5x5: 4 in a row wins." in out
     assert "(1-25) or column and row (a1-e5)" in out
     header = next(line for line in out.splitlines() if "free cells" in line)
     assert header.split()[:5] == ["a", "b", "c", "d", "e"]

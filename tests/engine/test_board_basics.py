@@ -1,7 +1,7 @@
 from bot.engine import Board, Mark, Outcome, analyze
 
 
-def test_contract_example_matches() -> None:
+def test_the_documented_example_matches() -> None:
     result = analyze(Board.parse("X.O......"))
     assert result.value is Outcome.WIN
     assert result.plies == 5

@@ -1,11 +1,14 @@
-"""Game views for rendering tests, built from a board text the way the service would build them."""
+"""Game views for rendering tests: a game (never stored) built from a board text, shown by the service's
+own presenter."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.engine import Board, Level, Mark
-from bot.services.results import GameView, PlayerView
+from bot.db.models import Game
+from bot.engine import Board, Level
+from bot.services import presenter
+from bot.services.results import GameView
 from bot.states import EndReason, GameResult, GameStatus
 
 ALICE, BOB = 111111111111111111, 222222222222222222
@@ -32,33 +35,30 @@ def game_view(
         winner = board.winner
         result = GameResult.DRAW if winner is None else GameResult(f"{winner.value.lower()}_won")
         end_reason = end_reason or (EndReason.FULL if winner is None else EndReason.LINE)
-    active = status is GameStatus.ACTIVE
-    o = PlayerView(Mark.O, None, bot_name) if vs_bot else PlayerView(Mark.O, BOB, "bob")
-    return GameView(
+    game = Game(
         id=game_id,
         guild_id=1,
         channel_id=2,
         size=board.size,
         k=board.k,
-        board=board.text,
-        cells=tuple(board),
-        x=PlayerView(Mark.X, ALICE, "alice"),
-        o=o,
-        level=level if vs_bot else None,
+        level=level.value if vs_bot else None,
+        x_player_id=ALICE,
+        o_player_id=None if vs_bot else BOB,
+        created_by=ALICE,
         status=status,
         result=result,
         end_reason=end_reason,
-        turn=board.turn if active else None,
-        last_cell=last_cell,
-        winning_cells=board.winning_cells,
-        legal_moves=board.legal_moves if active else (),
+        board=board.compact,
         ply=board.ply,
-        version=board.ply + 1,
-        challenger_id=ALICE,
-        rated=False,
+        last_cell=last_cell,
         deadline=NOW + timedelta(minutes=2) if status.is_live else None,
         message_id=None,
         message_channel_id=None,
+        interactions_only=False,
+        rated=False,
+        version=board.ply + 1,
         created_at=NOW,
+        updated_at=NOW,
         finished_at=None if status.is_live else NOW,
     )
+    return presenter.game_view(game, board, {ALICE: "alice", BOB: "bob"}, bot_name)

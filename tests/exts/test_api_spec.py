@@ -7,7 +7,8 @@ import pytest
 
 from discord_emulator import DiscordEmulator
 from discord_emulator.openapi import ApiSpec
-from tests.exts.harness import BotUnderTest, Table, answer, click_cell, free_cells, private_answer
+from tests.support.bot import BotUnderTest
+from tests.support.tables import Table, answer, click_cell, free_cells, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

@@ -8,17 +8,8 @@ from collections.abc import Sequence
 import pytest
 
 from discord_emulator import DiscordEmulator, Message
-from tests.exts.harness import (
-    SUCCESS,
-    BotUnderTest,
-    Table,
-    answer,
-    board,
-    cells,
-    click_cell,
-    controls,
-    private_answer,
-)
+from tests.support.bot import BotUnderTest
+from tests.support.tables import SUCCESS, Table, answer, board, cells, click_cell, controls, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

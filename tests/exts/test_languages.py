@@ -8,7 +8,8 @@ import pytest
 
 from bot.i18n import TRANSLATED
 from discord_emulator import DiscordEmulator, Perm
-from tests.exts.harness import BotUnderTest, Table, private_answer
+from tests.support.bot import BotUnderTest
+from tests.support.tables import Table, answer, click_cell, controls, free_cells, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -46,6 +47,10 @@ async def test_the_synced_command_is_described_in_every_language(
     assert easy["name_localizations"]["de"] == "leicht"
     assert easy["name_localizations"]["ja"] == "かんたん"
     assert start["description_localizations"]["fr"].startswith("Lance une partie")
+    size = next(option for option in start["options"] if option["name"] == "size")
+    five = next(choice for choice in size["choices"] if choice["value"] == 5)
+    assert five["name"] == "5x5 (4 in a row)"
+    assert five["name_localizations"]["de"] == "5x5 (4 in einer Reihe)"
 
 
 def settings_table(emu: DiscordEmulator, locale: str = "en-US") -> Table:
@@ -77,3 +82,86 @@ async def test_only_managers_see_and_change_a_servers_language(
     assert "**Deutsch**" in shown and shown.startswith("Idioma dos tabuleiros")
     back = await private_answer(await table.slash("owner", "ttt settings", language="auto", locale="es-419"))
     assert back.startswith("Listo:") and "Français" in back
+
+
+X_WINS_TOP_ROW = (0, 3, 1, 4, 2)
+"""X a1, O a2, X b1, O b2, X c1: X completes the top row on the fifth move."""
+
+
+async def test_a_game_against_the_bot_in_a_german_server(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+    guild = emu.create_guild("Spieleabend", channels=("spiele",), preferred_locale="de")
+    table = Table(emu, guild, emu.channel(guild, "spiele"))
+    table.members["anna"] = emu.create_member(guild, "anna-de", global_name="**Anna** __die__ Große 🎲")
+    anna = table["anna"]
+    message = await answer(await table.slash("anna", "ttt start", level="easy", locale="de"))
+    assert not message.ephemeral
+    assert message.content == f"<@{anna.id}> ist am Zug (❌ X)."
+    embed = message.embeds[0]
+    assert embed["title"] == "Tic-Tac-Toe (3x3, 3 in einer Reihe)"
+    assert "(Stufe: leicht)" in embed["description"] and "sonst verlierst du auf Zeit" in embed["description"]
+    assert embed["footer"]["text"].endswith("Klicke auf ein Feld oder tippe /ttt move.")
+    assert controls(message) == ["Aufgeben"]
+
+    refused = await private_answer(await table.slash("anna", "ttt move", cell="z9", locale="de"))
+    assert refused.startswith("Auf einem 3x3-Brett gibt es kein Feld z9.")
+    hint = await answer(await table.slash("anna", "ttt hint", locale="de"))
+    assert hint.ephemeral and hint.embeds[0]["title"] == "Tipp"
+
+    while free_cells(message):
+        await click_cell(table, message, free_cells(message)[0], "anna")
+    result = message.content
+    assert "gewinnt" in result or "Unentschieden" in result, result
+    assert controls(message) == ["Revanche", "Analyse"]
+
+
+async def test_a_challenge_in_japanese_once_the_server_chose_japanese(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = settings_table(emu)  # the server's own locale stays en-US, as for servers that are not Community
+    for name in ("taro", "hana"):
+        table.members[name] = emu.create_member(table.guild, f"{name}-ja")
+    await private_answer(await table.slash("owner", "ttt settings", language="ja", locale="en-US"))
+    taro, hana = table["taro"], table["hana"]
+
+    challenge = await answer(await table.slash("taro", "ttt start", opponent=hana, locale="fr"))
+    assert challenge.content.startswith(f"<@{hana.id}>さん、<@{taro.id}>さんから三目並べの挑戦です。")
+    assert [button.label for button in challenge.buttons] == ["承諾", "辞退"]
+    refused = await private_answer(
+        await emu.click(challenge, challenge.button(label="承諾").custom_id or "", taro, locale="fr")
+    )
+    assert refused.startswith("Seul"), "a refusal speaks the clicker's language, French"
+    await answer(
+        await emu.click(challenge, challenge.button(label="承諾").custom_id or "", hana, locale="pt-BR")
+    )
+
+    assert challenge.content == f"<@{taro.id}>の番です（❌ X）。", "the challenger plays X and opens"
+    for ply, cell in enumerate(X_WINS_TOP_ROW):
+        await click_cell(table, challenge, cell, ("taro", "hana")[ply % 2])
+    assert challenge.content == f"<@{taro.id}>がa1, b1, c1で勝ちました！"
+    assert challenge.embeds[0]["title"] == "三目並べ（3x3、3つ並べ）"
+    assert controls(challenge) == ["再戦", "振り返り"]
+
+
+async def test_outside_servers_a_game_speaks_the_language_of_its_starter(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    akira, bea = emu.create_user("akira-lang"), emu.create_user("bea-lang")
+    emu.install_to_user(akira)
+    friends = emu.create_group_dm(akira, bea, name="amigos")
+    challenge = await answer(await emu.slash(friends, akira, "ttt start", opponent=bea, locale="ja"))
+    assert [button.label for button in challenge.buttons] == ["承諾", "辞退"]
+    accept = challenge.button(label="承諾").custom_id or ""
+    refused = await private_answer(await emu.click(challenge, accept, akira, locale="es-419"))
+    assert refused == "Solo bea-lang puede responder a este reto.", "a refusal: the clicker's language"
+    await answer(await emu.click(challenge, accept, bea, locale="es-419"))
+    assert challenge.content == f"<@{akira.id}>の番です（❌ X）。", "the starter's language"
+    assert emu.channel_api_calls(friends) == []
+
+
+async def test_settings_outside_a_server_are_refused_in_the_users_language(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    user = emu.create_user("lonely-settings")
+    in_a_dm = await emu.slash(emu.dm_channel(user), user, "ttt settings", locale="es-ES")
+    refused = await private_answer(in_a_dm)
+    assert refused == "Los ajustes son de un servidor; usa /ttt settings en uno."

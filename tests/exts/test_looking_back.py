@@ -12,7 +12,8 @@ from PIL import Image, ImageColor
 from bot.pictures import REPLAY_COLOURS, SERVER_COLOUR
 from bot.pictures.replay import CELL_PX, MARGIN_PX
 from discord_emulator import DiscordEmulator, Message
-from tests.exts.harness import BotUnderTest, Table, answer, click_cell, controls, private_answer
+from tests.support.bot import BotUnderTest
+from tests.support.tables import Table, answer, click_cell, controls, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

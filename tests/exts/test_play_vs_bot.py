@@ -6,11 +6,12 @@ import pytest
 
 from bot.exts.games.custom_ids import parse_custom_id
 from discord_emulator import DiscordEmulator, Message
-from tests.exts.harness import (
+from tests.support.bot import BotUnderTest
+from tests.support.store import boards_recorded
+from tests.support.tables import (
     DANGER,
     PRIMARY,
     SUCCESS,
-    BotUnderTest,
     Table,
     answer,
     board,
@@ -20,7 +21,6 @@ from tests.exts.harness import (
     free_cells,
     private_answer,
 )
-from tests.reliability.helpers import boards_recorded
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from discord_emulator import DiscordEmulator, Message
-from tests.exts.harness import BotUnderTest, Table, answer, cells, controls, private_answer
+from tests.support.bot import BotUnderTest
+from tests.support.tables import Table, answer, cells, controls, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

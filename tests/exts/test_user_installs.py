@@ -15,16 +15,8 @@ from typing import Any
 import pytest
 
 from discord_emulator import Channel, DiscordEmulator, Interaction, InteractionUsageError, Message, Perm, User
-from tests.exts.harness import (
-    ANSWER_TIMEOUT,
-    BotUnderTest,
-    answer,
-    board,
-    cells,
-    controls,
-    free_cells,
-    private_answer,
-)
+from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
+from tests.support.tables import answer, board, cells, controls, free_cells, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -120,7 +112,7 @@ async def test_a_challenge_in_a_group_dm_is_played_to_its_end_by_buttons(
     stats = await answer(await friends.slash("alice", "ttt stats"))
     fields = {item["name"]: item["value"] for item in stats.embeds[0]["fields"]}
     assert fields["Against members"] == "1W 0L 0D"
-    assert "This server: unrated" in fields["Rating"] and "1 games" in fields["Rating"]
+    assert "This server: unrated" in fields["Rating"] and "1 game," in fields["Rating"]
     leaders = await answer(await friends.slash("alice", "ttt leaderboard", scope="server"))
     assert leaders.embeds[0]["title"] == "Leaderboard: global", "outside servers the ratings are global"
     assert friends.channel_api_calls() == []

@@ -13,12 +13,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from bot.exts.games.custom_ids import Action, parse_custom_id
 from discord_emulator import DiscordEmulator, Interaction, Message
-from tests.exts.harness import Table, board, cells
-from tests.reliability.store import read_store
-
-ANSWER = 15.0
-"""Failure guard for one answer of the bot (generous: CI machines are slow); never slept."""
+from tests.support.bot import ANSWER_TIMEOUT
+from tests.support.store import read_store
+from tests.support.tables import Table, board, cells, click_of, game_of, is_live_board
 
 EDIT_ROUTE = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 
@@ -46,25 +45,13 @@ class Click:
         )
 
 
-def parse_cell_id(custom_id: str) -> tuple[int, int, int]:
-    _, _, game, ply, cell = custom_id.split(":")
-    return int(game), int(ply), int(cell)
-
-
-def game_of(message: Message) -> int | None:
+def accept_button(message: Message) -> str | None:
+    """The custom id of the enabled Accept button of a pending challenge on ``message``, if any."""
     for button in message.buttons:
-        parts = (button.custom_id or "").split(":")
-        if len(parts) >= 3 and parts[0] == "ttt" and parts[2].isdigit():
-            return int(parts[2])
+        click = click_of(button)
+        if not button.disabled and click is not None and click.action is Action.ACCEPT:
+            return button.custom_id
     return None
-
-
-def is_live_board(message: Message) -> bool:
-    """The message offers a move (an enabled cell) or a challenge to accept."""
-    return any(
-        not button.disabled and (button.custom_id or "").startswith(("ttt:cell:", "ttt:accept:"))
-        for button in message.buttons
-    )
 
 
 @dataclass
@@ -103,7 +90,7 @@ class Seat:
 
     async def settle_start(self, it: Interaction) -> None:
         """Take the answer of ``/ttt start`` as the board; if refused (a game runs here), ask for it."""
-        message = await it.wait_response(timeout=ANSWER)
+        message = await it.wait_response(timeout=ANSWER_TIMEOUT)
         if message.ephemeral:
             await self.show_board()
         else:
@@ -111,7 +98,7 @@ class Seat:
 
     async def show_board(self) -> None:
         """``/ttt board``: the channel's game shown again, or no board when none runs."""
-        message = await (await self.table.slash(self.host, "ttt board")).wait_response(timeout=ANSWER)
+        message = await (await self.table.slash(self.host, "ttt board")).wait_response(timeout=ANSWER_TIMEOUT)
         if message.ephemeral:
             self.board = None
         else:
@@ -119,11 +106,9 @@ class Seat:
 
     async def mover(self, message: Message) -> tuple[str, str] | None:
         """Who is on turn on ``message`` as it shows now (member name) and the custom id to click, or None."""
-        if self.vs is not None and any(
-            (b.custom_id or "").startswith("ttt:accept:") and not b.disabled for b in message.buttons
-        ):
-            accept = next(b for b in message.buttons if (b.custom_id or "").startswith("ttt:accept:"))
-            return self.vs, accept.custom_id or ""
+        accept = accept_button(message) if self.vs is not None else None
+        if self.vs is not None and accept is not None:
+            return self.vs, accept
         free = [button for button in cells(message) if not button.disabled]
         if not free:
             return None
@@ -149,26 +134,28 @@ class Seat:
         name, custom_id = found
         version = self.board.version
         it = await self.table.click(self.board, custom_id, name)
-        if custom_id.startswith("ttt:cell:"):
-            game_id, ply, cell = parse_cell_id(custom_id)
-            self.clicks.append(Click(self.table[name].id, game_id, ply, cell, it))
+        asked = parse_custom_id(custom_id)
+        if asked is not None and asked.action is Action.CELL:
+            assert asked.ply is not None and asked.cell is not None
+            self.clicks.append(Click(self.table[name].id, asked.game_id, asked.ply, asked.cell, it))
         return it, version
 
     async def settle_click(self, it: Interaction, version: int) -> None:
         """Wait for the answer to a click; after a refusal, take the redrawn board or ask for it."""
         assert self.board is not None
-        callback = await it.wait_callback(timeout=ANSWER)
+        callback = await it.wait_callback(timeout=ANSWER_TIMEOUT)
         if callback.type in (6, 7):
             await it.wait_for(
-                lambda it: it.followups or (it.original is not None and it.original.version > version), ANSWER
+                lambda it: it.followups or (it.original is not None and it.original.version > version),
+                ANSWER_TIMEOUT,
             )
             if not it.followups:
                 return
             text = it.followups[0].text
         else:
-            text = (await it.wait_response(timeout=ANSWER)).text
+            text = (await it.wait_response(timeout=ANSWER_TIMEOUT)).text
         if "up to date" in text:
-            await self.emu.wait_for_edit(self.board, since=version, timeout=ANSWER)
+            await self.emu.wait_for_edit(self.board, since=version, timeout=ANSWER_TIMEOUT)
         else:
             await self.show_board()
 
@@ -179,6 +166,6 @@ class Seat:
             return
         clicked = await self.click()
         if clicked is None:  # the bot's reply is due on this board: it must come by itself
-            await self.emu.wait_for_edit(self.board, timeout=ANSWER)
+            await self.emu.wait_for_edit(self.board, timeout=ANSWER_TIMEOUT)
             return
         await self.settle_click(*clicked)

@@ -1,7 +1,8 @@
 """Shared pieces of the multi-process tests: a PostgreSQL database of their own, bot processes that
 share it, and an emulator that hands each interaction to one chosen process.
 
-Every wait is on the emulator's state or the database; timeouts are failure guards only.
+Every wait is on the emulator's state or the database; timeouts are failure guards only. What the
+processes stored is read and checked with :mod:`tests.support.store`.
 """
 
 from __future__ import annotations
@@ -15,15 +16,12 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from sqlalchemy import text
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.db.migrate import upgrade_to_head
-from bot.engine import Board
 from discord_emulator import Channel, DiscordEmulator, GatewaySession, Guild, Interaction, Member
 from tests.databases import create_database, drop_database, postgres_server
-from tests.exts.harness import BotUnderTest
+from tests.support.bot import BotUnderTest
 
 __all__ = ["postgres_server"]
 
@@ -129,64 +127,8 @@ async def pinned_emu() -> AsyncIterator[PinnedEmulator]:
         yield emulator
 
 
-def bot_process(emu: DiscordEmulator, workdir: Path, database_url: str, **settings: str) -> BotUnderTest:
+def shared_database_bot(
+    emu: DiscordEmulator, workdir: Path, database_url: str, **settings: str
+) -> BotUnderTest:
     """``python -m bot`` on the shared database; the schema is migrated beforehand (AUTO_MIGRATE off)."""
     return BotUnderTest(emu, workdir, {"DATABASE_URL": database_url, "AUTO_MIGRATE": "false", **settings})
-
-
-# The database as the bot left it
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    id: int
-    status: str
-    board: str
-    ply: int
-    version: int
-    moves: list[tuple[int, int, str]]
-    """(ply, cell, mark) in ply order."""
-
-
-async def stored_game(url: str, game_id: int) -> StoredGame:
-    engine = create_async_engine(url)
-    try:
-        async with engine.connect() as connection:
-            row = (
-                await connection.execute(
-                    text("SELECT status, board, ply, version FROM games WHERE id = :id"), {"id": game_id}
-                )
-            ).one()
-            moves = await connection.execute(
-                text("SELECT ply, cell, mark FROM moves WHERE game_id = :id ORDER BY ply"), {"id": game_id}
-            )
-            return StoredGame(game_id, row.status, row.board, row.ply, row.version, [tuple(m) for m in moves])
-    finally:
-        await engine.dispose()
-
-
-async def games_in(url: str, channel_id: int) -> list[int]:
-    engine = create_async_engine(url)
-    try:
-        async with engine.connect() as connection:
-            rows = await connection.execute(
-                text("SELECT id FROM games WHERE channel_id = :c ORDER BY id"), {"c": channel_id}
-            )
-            return [row.id for row in rows]
-    finally:
-        await engine.dispose()
-
-
-def assert_legal_game(game: StoredGame) -> None:
-    """The stored moves are a legal game: plies 0.. in order, marks alternate from X, cells free,
-    nothing after the end, and they give exactly the stored board."""
-    size = {9: 3, 16: 4, 25: 5}[len(game.board.replace("/", ""))]
-    board = Board.empty(size)
-    for expected_ply, (ply, cell, mark) in enumerate(game.moves):
-        assert ply == expected_ply, f"game {game.id}: ply {ply} stored where {expected_ply} was due"
-        assert mark == board.turn.value, f"game {game.id}: {mark} moved at ply {ply}, {board.turn} was due"
-        assert not board.is_over, f"game {game.id}: a move after the end"
-        assert cell in board.legal_moves, f"game {game.id}: cell {cell} played twice"
-        board = board.play(cell)
-    assert board.ply == game.ply == len(game.moves)
-    assert board.compact == game.board, f"game {game.id}: moves give {board.compact}, stored {game.board}"

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from discord_emulator import Channel, DiscordEmulator
-from tests.exts.harness import BotUnderTest, Table, answer, private_answer
-from tests.reliability.helpers import boards_recorded, changes, query, snapshot
+from tests.support.bot import BotUnderTest
+from tests.support.store import boards_recorded, changes, query, snapshot
+from tests.support.tables import Table, answer, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

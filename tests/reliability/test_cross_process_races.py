@@ -22,20 +22,19 @@ import pytest
 import pytest_asyncio
 
 from discord_emulator import GatewaySession, Member, Message
-from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, answer, board, cells
 from tests.reliability.shard_fixtures import (
     PinnedEmulator,
     Place,
-    assert_legal_game,
-    bot_process,
-    games_in,
     pinned_emu,
     postgres_server,
+    shared_database_bot,
     shared_postgres_url,
     start_process,
     stop_quietly,
-    stored_game,
 )
+from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
+from tests.support.store import problems_of, read_store
+from tests.support.tables import answer, board, cells
 
 __all__ = ["pinned_emu", "postgres_server", "shared_postgres_url"]
 
@@ -56,7 +55,7 @@ async def pair(
 ) -> AsyncIterator[Pair]:
     """Two full bot processes (no shard settings: each sees every guild) on one database."""
     processes = [
-        bot_process(pinned_emu, Path(tmp_path_factory.mktemp(f"proc{n}")), shared_postgres_url)
+        shared_database_bot(pinned_emu, Path(tmp_path_factory.mktemp(f"proc{n}")), shared_postgres_url)
         for n in range(2)
     ]
     try:
@@ -90,7 +89,7 @@ async def test_two_clicks_for_one_ply_through_two_processes_apply_exactly_one_mo
         message = await answer(start)
         accept = message.button(label="Accept").custom_id or ""
         await answer(await emu.via(sessions[1], emu.click, message, accept, place.bob))
-        (game_id,) = await games_in(url, place.channel.id)
+        (game_id,) = (await read_store(url)).games_in(place.channel.id)
         games += 1
         players: tuple[Member, Member] = (place.alice, place.bob)
         ply = 0
@@ -111,10 +110,11 @@ async def test_two_clicks_for_one_ply_through_two_processes_apply_exactly_one_mo
             ]
             answers = await asyncio.gather(*(answer(it) for it in its))
 
-            stored = await stored_game(url, game_id)
+            store = await read_store(url)
+            stored = store.games[game_id]
             assert stored.ply == ply + 1, f"round {rounds}: {stored.ply - ply} moves stored for two clicks"
-            assert_legal_game(stored)
-            last_cell = stored.moves[-1][1]
+            assert problems_of(store, [game_id], settled=False) == []
+            last_cell = store.moves[game_id][-1].cell
             winners = [n for n, (cell, user) in enumerate(clicks) if cell == last_cell and user == on_turn]
             assert winners, f"round {rounds}: stored cell {last_cell} was not clicked by the player on turn"
             losers = [n for n in range(2) if answers[n].ephemeral]
@@ -149,7 +149,7 @@ async def test_two_starts_in_one_channel_through_two_processes_create_one_game(
             for session, user in zip(sessions, (place.alice, place.bob), strict=True)
         ]
         answers = await asyncio.gather(*(answer(it) for it in its))
-        assert len(await games_in(url, place.channel.id)) == 1
+        assert len((await read_store(url)).games_in(place.channel.id)) == 1
         assert sorted(a.ephemeral for a in answers) == [False, True]
         refusal = next(a for a in answers if a.ephemeral)
         assert "already" in refusal.text.lower(), refusal.text

@@ -20,11 +20,10 @@ from sqlalchemy.engine import URL
 from discord_emulator import DiscordEmulator, Interaction, Message
 from discord_emulator.process import BotProcess
 from tests.databases import create_database, drop_database
-from tests.exts.harness import Table, board, cells
-from tests.reliability.conftest import bot_process
-from tests.reliability.seats import ANSWER
-from tests.reliability.store import problems_of, read_store
 from tests.reliability.tcp_proxy import TcpProxy
+from tests.support.bot import ANSWER_TIMEOUT, bot_process
+from tests.support.store import problems_of, read_store
+from tests.support.tables import Table, board, cells
 
 pytestmark = [pytest.mark.e2e]
 
@@ -49,7 +48,9 @@ async def human_game(emu: DiscordEmulator) -> tuple[Table, Message]:
     return table, message
 
 
-async def click(table: Table, message: Message, cell: int, player: str, guard: float = ANSWER) -> Interaction:
+async def click(
+    table: Table, message: Message, cell: int, player: str, guard: float = ANSWER_TIMEOUT
+) -> Interaction:
     it = await table.click(message, cells(message)[cell].custom_id or "", player)
     await it.wait_for(
         lambda it: (
@@ -135,7 +136,7 @@ async def test_postgres_restarting_under_the_bot(
                 version = message.version
                 again = await click(table, message, 2, "bob")
                 if stored == 4:  # it was committed: the board is redrawn, the move is not played twice
-                    await emu.wait_for_edit(message, since=version, timeout=ANSWER)
+                    await emu.wait_for_edit(message, since=version, timeout=ANSWER_TIMEOUT)
                     assert refusal(again) is not None
                 assert board(message) == "O.O.X...X" and await moves_of(direct) == 4
             finally:

@@ -10,12 +10,11 @@ from __future__ import annotations
 import pytest
 
 from discord_emulator import DiscordEmulator, Message
-from tests.exts.conftest import bot, emu
-from tests.exts.harness import BotProcess, Table, answer, board, cells
-from tests.reliability.store import read_store
+from discord_emulator.process import BotProcess
+from tests.support.store import read_store
+from tests.support.tables import Table, answer, board, cells, game_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-__all__ = ["bot", "emu"]
 
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 CHANNEL_EDIT = "/channels/{channel_id}/messages/{message_id}"
@@ -37,7 +36,8 @@ async def human_game(emu: DiscordEmulator) -> tuple[Table, Message]:
 
 
 async def stored_board(bot: BotProcess, message: Message) -> str:
-    game_id = int((cells(message)[0].custom_id or "").split(":")[2])
+    game_id = game_of(message)
+    assert game_id is not None
     return (await read_store(bot.env["DATABASE_URL"])).games[game_id].board
 
 

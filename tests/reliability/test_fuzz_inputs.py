@@ -25,18 +25,13 @@ from typing import Any
 import pytest
 
 from bot.engine import Board, EngineInputError, parse_cell
+from bot.exts.games.custom_ids import parse_custom_id
 from discord_emulator import Channel, DiscordEmulator, Interaction, Member, Message
-from tests.exts.harness import BotUnderTest, Table, answer, board, click_cell, free_cells
 from tests.reliability import fuzzing
-from tests.reliability.helpers import (
-    Answers,
-    boards_recorded,
-    duel,
-    env_count,
-    gather_limited,
-    query,
-    snapshot,
-)
+from tests.support.bot import BotUnderTest
+from tests.support.concurrency import env_count, gather_limited
+from tests.support.store import boards_recorded, query, snapshot
+from tests.support.tables import Answers, Table, answer, board, click_cell, duel, free_cells
 
 INPUTS = env_count("TTT_FUZZ_INPUTS", 3000)
 """Interactions through the emulator (CI default; the boards for analyze come on top)."""
@@ -278,15 +273,15 @@ class Generator:
     def _would_act(self, message: Message, custom_id: str, who: Member) -> bool:
         """Whether the click would be a real action (the move on turn, a player resigning, an answer)."""
         arena = self.arena
-        parts = custom_id.split(":")
+        asked = parse_custom_id(custom_id)
         own = next((gid for name, gid in arena.games.items() if getattr(arena, name) is message), None)
-        if len(parts) < 3 or parts[0] != "ttt" or parts[2] != str(own):
+        if asked is None or asked.game_id != own:
             return False
-        action = parts[1]
+        action = asked.action.value
         if message is arena.active:
             on_turn = who.id == self.member("bob").id
             if action == "cell":
-                return on_turn and len(parts) == 5 and parts[3] == "1"
+                return on_turn and asked.ply == 1
             return action == "resign" and who.id in (self.member("alice").id, self.member("bob").id)
         if message is arena.pending:
             return action in ("accept", "decline") and who.id == self.member("dave").id

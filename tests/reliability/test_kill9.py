@@ -35,10 +35,10 @@ from sqlalchemy.engine import URL
 from discord_emulator import DiscordEmulator, Message
 from discord_emulator.process import BotProcess
 from tests.databases import create_database, drop_database
-from tests.exts.harness import Table, board, cells
-from tests.reliability.conftest import bot_process, kill9, tracebacks
-from tests.reliability.seats import ANSWER, Seat, game_of, is_live_board
-from tests.reliability.store import problems_of, read_store
+from tests.reliability.seats import Seat
+from tests.support.bot import ANSWER_TIMEOUT, bot_process, kill9, tracebacks
+from tests.support.store import problems_of, read_store
+from tests.support.tables import Table, board, cells, game_of, is_live_board
 
 pytestmark = [pytest.mark.e2e]
 
@@ -116,7 +116,7 @@ class KillLane:
             fresh = [s for s in self.seats if s.board is None or not is_live_board(s.board)]
             if fresh:
                 it = await self.rng.choice(fresh).start_command()
-                await it.wait_for(lambda it: it.delivered_at, ANSWER)
+                await it.wait_for(lambda it: it.delivered_at, ANSWER_TIMEOUT)
                 return await self._kill("start")
             mode = "dispatched"
         if mode == "deferred":
@@ -139,15 +139,15 @@ class KillLane:
             return await self._kill("idle")
         it, version = clicked
         if mode == "deferred":
-            callback = await it.wait_callback(timeout=ANSWER)
+            callback = await it.wait_callback(timeout=ANSWER_TIMEOUT)
             await self._kill("deferred" if callback.type == 6 else "answered")
             return (seat.board, version) if callback.type == 6 else None
         if fault is None:
-            await it.wait_for(lambda it: it.delivered_at, ANSWER)
+            await it.wait_for(lambda it: it.delivered_at, ANSWER_TIMEOUT)
             return await self._kill(mode)
-        await self.emu.wait_for(lambda: fault.hits, ANSWER, "the click's answer on its way")
+        await self.emu.wait_for(lambda: fault.hits, ANSWER_TIMEOUT, "the click's answer on its way")
         await self._kill(mode)
-        await self.emu.wait_for(lambda: fault.hits[0].status is not None, ANSWER, "the held answer")
+        await self.emu.wait_for(lambda: fault.hits[0].status is not None, ANSWER_TIMEOUT, "the held answer")
         self.emu.clear_faults()
         return None
 
@@ -187,7 +187,7 @@ class KillLane:
                 self.old_boards_clicked += 1
                 clicked = await seat.click()
                 if clicked is None:
-                    await self.emu.wait_for_edit(message, timeout=ANSWER)
+                    await self.emu.wait_for_edit(message, timeout=ANSWER_TIMEOUT)
                 else:
                     await seat.settle_click(*clicked)
                 game_id = game_of(message)
@@ -293,14 +293,14 @@ async def test_a_winning_move_whose_answer_died_with_the_bot_shows_on_its_old_bo
             ).wait_response()
             for cell, player in ((0, "alice"), (3, "bob"), (1, "alice"), (4, "bob")):
                 it = await table.click(message, cells(message)[cell].custom_id or "", player)
-                await it.wait_response(timeout=ANSWER)
+                await it.wait_response(timeout=ANSWER_TIMEOUT)
             # Every way the bot could show the win fails (the answer, a later edit of it, the channel
             # API); its try through the channel API comes after the commit, so the win is stored.
             emu.drop_next("POST", CALLBACK, times=2)
             emu.drop_next("PATCH", WEBHOOK_EDIT, times=5)
             shown = emu.fail_next("PATCH", CHANNEL_EDIT, status=503, times=100)
             await table.click(message, cells(message)[2].custom_id or "", "alice")
-            await emu.wait_for(lambda: shown.hits, ANSWER, "the bot trying to show the win")
+            await emu.wait_for(lambda: shown.hits, ANSWER_TIMEOUT, "the bot trying to show the win")
             await kill9(bot)
             emu.clear_faults()
             assert board(message) == "XX.OO....", "the win is not shown yet"
@@ -309,9 +309,9 @@ async def test_a_winning_move_whose_answer_died_with_the_bot_shows_on_its_old_bo
 
             version = message.version
             refused = await table.click(message, cells(message)[5].custom_id or "", "bob")
-            text = (await refused.wait_response(timeout=ANSWER)).text
+            text = (await refused.wait_response(timeout=ANSWER_TIMEOUT)).text
             assert refused.ephemeral and "over" in text
-            await emu.wait_for_edit(message, since=version, timeout=ANSWER)
+            await emu.wait_for_edit(message, since=version, timeout=ANSWER_TIMEOUT)
             assert board(message) == "XXXOO...." and all(button.disabled for button in cells(message))
             assert f"<@{table['alice'].id}> wins" in message.text
         finally:

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from discord_emulator import DiscordEmulator
-from tests.exts.harness import BotUnderTest, Table, answer, cells, click_cell, free_cells, private_answer
-from tests.reliability.helpers import duel
+from tests.support.bot import BotUnderTest
+from tests.support.tables import Table, answer, cells, click_cell, duel, free_cells, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from discord_emulator import DiscordEmulator, Message, Perm
-from tests.exts.harness import BotUnderTest, Table, answer, board, cells, click_cell, private_answer
-from tests.reliability.helpers import boards_recorded, changes, duel, query, snapshot
+from tests.support.bot import BotUnderTest
+from tests.support.store import boards_recorded, changes, query, snapshot
+from tests.support.tables import Table, answer, board, cells, click_cell, duel, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

@@ -19,16 +19,18 @@ from typing import Any
 import pytest
 
 from discord_emulator import Channel, DiscordEmulator, Interaction, Message
-from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, Table, board, cells, free_cells
-from tests.reliability.helpers import (
+from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
+from tests.support.concurrency import env_count, gather_limited
+from tests.support.store import problems_of, query, read_store
+from tests.support.tables import (
     STALE_REFRESH,
     Answers,
+    Table,
+    board,
     boards_in_history,
-    check_legal_games,
+    cells,
     duel,
-    env_count,
-    gather_limited,
-    query,
+    free_cells,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -158,7 +160,9 @@ async def test_racing_clicks_apply_exactly_one_move(
     rounds = ROUNDS[racers]
     assert tally.rounds == rounds and tally.clicks == rounds * racers
     assert sum(tally.refused.values()) == rounds * (racers - 1)
-    moves = check_legal_games(bot, tally.games)
+    store = await read_store(bot.env["DATABASE_URL"])
+    assert problems_of(store, tally.games, settled=False) == []
+    moves = sum(len(store.moves[game_id]) for game_id in tally.games)
     for message in boards:
         shown = boards_in_history(message)
         for older, newer in itertools.pairwise(shown):

@@ -28,20 +28,19 @@ from bot.services import Actor, First, GameService, GuildShards, ServiceSettings
 from bot.services import Place as ServicePlace
 from discord_emulator import DiscordEmulator, Interaction, Member, Message
 from tests.databases import backend_url, create_database, database_url, drop_database, postgres_session_url
-from tests.exts.harness import ANSWER_TIMEOUT, BotUnderTest, answer, board, cells
 from tests.reliability.shard_fixtures import (
     Place,
-    assert_legal_game,
-    bot_process,
-    games_in,
     postgres_server,
+    shared_database_bot,
     shared_postgres_url,
     start_process,
     starts,
     stop_quietly,
-    stored_game,
 )
 from tests.services.helpers import BrokenEngine
+from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
+from tests.support.store import problems_of, read_store
+from tests.support.tables import answer, board, cells
 
 __all__ = ["backend_url", "database_url", "postgres_server", "postgres_session_url", "shared_postgres_url"]
 
@@ -67,7 +66,7 @@ async def shards(
 ) -> AsyncIterator[list[BotUnderTest]]:
     """One process per shard, started in order (shard 0 first)."""
     processes = [
-        bot_process(
+        shared_database_bot(
             emu,
             Path(tmp_path_factory.mktemp(f"shard{shard}")),
             shared_postgres_url,
@@ -138,8 +137,8 @@ async def test_each_shard_serves_its_guilds_and_a_game_survives_a_restart_of_its
     assert len(board(vs_bot[1]).replace(".", "")) == 4, "the game against the bot goes on after the restart"
 
     for channel in (*(each.channel for each in places), duel_channel):
-        for game_id in await games_in(shared_postgres_url, channel.id):
-            assert_legal_game(await stored_game(shared_postgres_url, game_id))
+        store = await read_store(shared_postgres_url)
+        assert problems_of(store, store.games_in(channel.id), settled=False) == []
     started = sum(starts(process) for process in shards)
     assert len(emu.calls("PUT", SYNC_ROUTE)) == started, "every process start syncs the commands once"
 
@@ -172,8 +171,8 @@ async def test_a_restarted_process_resumes_the_bots_pending_moves_in_its_own_gui
         places[1].channel, lambda m: bool(m.components), timeout=ANSWER_TIMEOUT
     )
     assert board(posted).count("X") == 1, "shard 1 made the bot's pending move in its guild and showed it"
-    assert (await stored_game(shared_postgres_url, pending[1].id)).ply == 1
-    untouched = await stored_game(shared_postgres_url, pending[0].id)
+    assert (await read_store(shared_postgres_url)).games[pending[1].id].ply == 1
+    untouched = (await read_store(shared_postgres_url)).games[pending[0].id]
     assert untouched.ply == 0, "shard 1 left shard 0's game to shard 0"
     assert emu.messages(places[0].channel) == []
 
@@ -186,7 +185,7 @@ async def test_a_restarted_process_resumes_the_bots_pending_moves_in_its_own_gui
     await click(emu, posted, free, places[0].alice)
     assert board(posted).count("O") == 1 and board(posted).count("X") == 2
     for game in pending:
-        assert_legal_game(await stored_game(shared_postgres_url, game.id))
+        assert problems_of(await read_store(shared_postgres_url), [game.id], settled=False) == []
 
 
 async def test_every_timeout_is_acted_on_once_although_both_processes_sweep(
@@ -200,7 +199,7 @@ async def test_every_timeout_is_acted_on_once_although_both_processes_sweep(
     for number in range(TIMEOUT_GAMES):
         place = Place.create(emu, shard=(number % SHARDS, SHARDS))
         games.append(await answer(await emu.slash(place.channel, place.alice, "ttt start", level="easy")))
-        game_ids.update(await games_in(shared_postgres_url, place.channel.id))
+        game_ids.update((await read_store(shared_postgres_url)).games_in(place.channel.id))
     for message in games:
         await emu.wait_for(lambda m=message: "ran out of time" in m.text, 30, "the turn clock to run out")
 

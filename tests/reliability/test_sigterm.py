@@ -26,10 +26,10 @@ from bot.shutdown import RESTARTING
 from discord_emulator import DiscordEmulator, Interaction
 from discord_emulator.gateway import GatewaySession
 from discord_emulator.process import BotProcess
-from tests.exts.harness import Table, board, cells
-from tests.reliability.conftest import bot_process, tracebacks
-from tests.reliability.seats import ANSWER, EDIT_ROUTE
-from tests.reliability.store import problems_of, read_store
+from tests.reliability.seats import EDIT_ROUTE
+from tests.support.bot import ANSWER_TIMEOUT, bot_process, tracebacks
+from tests.support.store import problems_of, read_store
+from tests.support.tables import Table, board, cells
 
 pytestmark = [pytest.mark.e2e]
 
@@ -94,17 +94,19 @@ async def test_a_stop_signal_finishes_the_clicks_in_flight_then_closes_everythin
 ) -> None:
     async with ready_bot(tmp_path, ENGINE_BUDGET_MS="1500") as (emu, bot, url, _):
         solo = Table.create(emu, "alice")
-        big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER)
+        big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER_TIMEOUT)
         pair = Table.create(emu, "alice", "bob")
         small = await (await pair.slash("alice", "ttt start", opponent=pair["bob"])).wait_response()
         accept = small.button(label="Accept").custom_id or ""
-        await (await pair.click(small, accept, "bob")).wait_response(timeout=ANSWER)
+        await (await pair.click(small, accept, "bob")).wait_response(timeout=ANSWER_TIMEOUT)
 
         thinking = await solo.click(big, cells(big)[12].custom_id or "", "alice")
-        assert (await thinking.wait_callback(timeout=ANSWER)).type == 6, "the engine is still thinking"
+        assert (await thinking.wait_callback(timeout=ANSWER_TIMEOUT)).type == 6, (
+            "the engine is still thinking"
+        )
         slow = emu.delay_next("POST", CALLBACK, 1.0)
         held = await pair.click(small, cells(small)[4].custom_id or "", "alice")
-        await emu.wait_for(lambda: slow.hits, ANSWER, "the click's answer on its way to Discord")
+        await emu.wait_for(lambda: slow.hits, ANSWER_TIMEOUT, "the click's answer on its way to Discord")
         assert bot.pid is not None
         workers = descendants(bot.pid)
         assert workers, "the engine pool runs in worker processes"
@@ -133,21 +135,23 @@ async def test_interactions_that_arrive_while_the_bot_stops_are_told_to_retry_an
     """
     async with ready_bot(tmp_path, ENGINE_BUDGET_MS="1500") as (emu, bot, url, _):
         solo = Table.create(emu, "alice")
-        big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER)
+        big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER_TIMEOUT)
         pair = Table.create(emu, "bob", "carol")
         challenge = await (await pair.slash("bob", "ttt start", opponent=pair["carol"])).wait_response()
 
         slow = emu.delay_next("PATCH", EDIT_ROUTE, 5.0)
         held = await solo.click(big, cells(big)[12].custom_id or "", "alice")
-        await emu.wait_for(lambda: slow.hits, ANSWER, "the 5x5 board's edit on its way to Discord")
+        await emu.wait_for(lambda: slow.hits, ANSWER_TIMEOUT, "the 5x5 board's edit on its way to Discord")
         bot.send_signal(signal.SIGTERM)
-        await bot.wait_for_output("Shutting down: finishing 1 interaction(s) in flight", timeout=ANSWER)
+        await bot.wait_for_output(
+            "Shutting down: finishing 1 interaction(s) in flight", timeout=ANSWER_TIMEOUT
+        )
         late = [
             await pair.slash("bob", "ttt board"),
             await pair.click(challenge, challenge.button(label="Accept").custom_id or "", "carol"),
             await emu.autocomplete(solo.channel, solo["alice"], "ttt move", focused="cell", cell=""),
         ]
-        refusals = [await it.wait_callback(timeout=ANSWER) for it in late]
+        refusals = [await it.wait_callback(timeout=ANSWER_TIMEOUT) for it in late]
         code = await bot.wait_exit(timeout=30)
 
         assert code == 0, "\n".join(bot.output[-60:])
@@ -187,14 +191,16 @@ async def test_a_stream_of_interactions_across_the_stop_is_answered_or_turned_aw
     async with ready_bot(tmp_path) as (emu, bot, _, session):
         tables = [Table.create(emu, "alice") for _ in range(4)]
         for table in tables:
-            await (await table.slash("alice", "ttt start")).wait_response(timeout=ANSWER)
+            await (await table.slash("alice", "ttt start")).wait_response(timeout=ANSWER_TIMEOUT)
         sent: list[Interaction] = []
         while bot.running and len(sent) < STREAM_LIMIT:
             if len(sent) == 40:
                 bot.send_signal(signal.SIGTERM)
             burst = [await table.slash("alice", "ttt board") for table in tables]
             sent += burst
-            await emu.wait_for(written(burst, session), ANSWER, "the burst written, or the gateway closed")
+            await emu.wait_for(
+                written(burst, session), ANSWER_TIMEOUT, "the burst written, or the gateway closed"
+            )
         code = await bot.wait_exit(timeout=30)
 
         assert code == 0, "\n".join(bot.output[-60:])

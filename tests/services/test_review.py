@@ -27,7 +27,7 @@ from tests.services.helpers import (
 
 
 def best_cells(board: Board) -> set[int]:
-    """The contract's best moves by brute force: keep the value; fastest win, slowest loss."""
+    """The best moves by brute force: keep the value; fastest win, slowest loss."""
     moves = brute_moves(board)
     top = max(moves.values(), key=rank)
     return {cell for cell, verdict in moves.items() if rank(verdict) == rank(top)}

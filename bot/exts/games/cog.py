@@ -23,9 +23,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
-from bot.engine import Level
+from bot.engine import WIN_LENGTH, Level
 from bot.exts.games import looking_back, render
-from bot.exts.games.audience import Audience, locale_of, personal
+from bot.exts.games.audience import locale_of, personal
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.messages import (
     BoardPublisher,
@@ -33,7 +33,6 @@ from bot.exts.games.messages import (
     MessageRef,
     answer,
     board_ref,
-    compose,
     jump_url,
 )
 from bot.exts.games.places import place_of, public_answers_allowed, require_public_answers
@@ -56,11 +55,14 @@ MAX_GAME_ID = 2**31 - 1
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
 
+SIZE_LABEL = N_("{size}x{size} ({k} in a row)")
 SIZE_CHOICES = [
-    app_commands.Choice(name=N_("3x3 (3 in a row)"), value=3),
-    app_commands.Choice(name=N_("4x4 (4 in a row)"), value=4),
-    app_commands.Choice(name=N_("5x5 (4 in a row)"), value=5),
+    app_commands.Choice(
+        name=app_commands.locale_str(SIZE_LABEL.format(size=n, k=k), msgid=SIZE_LABEL, size=n, k=k), value=n
+    )
+    for n, k in WIN_LENGTH.items()
 ]
+"""Every board size the engine plays, labelled with the line that wins on it."""
 LEVEL_CHOICES = [
     app_commands.Choice(name=N_("easy"), value="easy"),
     app_commands.Choice(name=N_("medium"), value="medium"),
@@ -121,7 +123,6 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         self.bot = bot
         self.service = bot.service
         self.publisher = BoardPublisher(bot, bot.service)
-        self.audience = Audience(bot, bot.service)
         self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
         self._background: set[asyncio.Task[None]] = set()
         self._previous_error_handler: ErrorHandler | None = None
@@ -185,7 +186,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
 
         A board message shown before (``/ttt board`` shows the game again) becomes a link to the new one.
         """
-        message_id = await answer(interaction, compose(game))
+        message_id = await answer(interaction, await self.publisher.compose(game, interaction))
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.service.set_message(game.id, game.channel_id, message_id)
@@ -257,7 +258,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         url = None
         if message_id is not None and game.message_channel_id is not None:
             url = jump_url(game.guild_id, game.message_channel_id, message_id)
-        await tell(interaction, render.move_summary(game, cell, url))
+        await tell(interaction, render.move_summary(personal(interaction), game, cell, url))
 
     @move.autocomplete("cell")
     async def move_cell_autocomplete(
@@ -275,11 +276,14 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         if not game.is_active or game.player(interaction.user.id) is None:
             return []
         typed = current.strip().lower()
+        texts = personal(interaction)
         choices = []
         for cell in game.legal_moves:
             name, number = game.cell_name(cell), str(cell + 1)
             if not typed or name.startswith(typed) or number.startswith(typed):
-                choices.append(app_commands.Choice(name=render.cell_choice_name(name, number), value=name))
+                choices.append(
+                    app_commands.Choice(name=render.cell_choice_name(texts, name, number), value=name)
+                )
         return choices[:25]
 
     # /ttt board, resign, cancel, hint
@@ -305,7 +309,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             await self._show_new_board(interaction, game)
             return
         await self.publisher.refresh(game)
-        await tell(interaction, render.resigned_text(game))
+        await tell(interaction, render.resigned_text(personal(interaction), game))
 
     @ttt.command(
         name="cancel", description=N_("End this channel's game without a result (players or moderators).")
@@ -321,14 +325,14 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             await self._show_new_board(interaction, game)
             return
         await self.publisher.refresh(game)
-        await tell(interaction, render.cancelled_text(game))
+        await tell(interaction, render.cancelled_text(personal(interaction), game))
 
     @ttt.command(name="hint", description=N_("Ask me for the value of every free cell (only you see it)."))
     @handled
     async def hint(self, interaction: Interaction) -> None:
         work = self.service.hint(place_of(interaction), actor_of(interaction))
         hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        embed = render.hint_embed(hint)
+        embed = render.hint_embed(personal(interaction), hint)
         await answer(
             interaction, GameMessage(render.MessageText(None, embed, render.nobody())), ephemeral=True
         )
@@ -343,7 +347,8 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         place = place_of(interaction)
         guild_id = place.guild_id if scope == "server" else None
         board = await within_deadline(interaction, self.service.leaderboard(guild_id), thinking=True)
-        embed = render.leaderboard_embed(board, "this server" if guild_id is not None else "global")
+        texts = await self._public_texts(place, interaction)
+        embed = render.leaderboard_embed(texts, board, server=guild_id is not None)
         await answer(interaction, GameMessage(render.MessageText(None, embed, render.nobody())))
 
     @ttt.command(name="stats", description=N_("A player's wins, losses, draws, streaks and rating."))
@@ -355,7 +360,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         texts = await self._public_texts(place, interaction)
         work = looking_back.stats_with_chart(self.service, place, target.id)
         stats, chart = await within_deadline(interaction, work, thinking=True)
-        embed = render.stats_embed(stats, target.id)
+        embed = render.stats_embed(texts, stats, target.id)
         picture = looking_back.show_chart(texts, embed, chart)
         await looking_back.send_with_file(interaction, embed=embed, file=picture)
 
@@ -365,7 +370,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         """The language of a public answer here: the server's, or outside servers the asker's."""
         if place.guild_id is None:
             return personal(interaction)
-        return await self.audience.server(place.guild_id, interaction)
+        return await self.publisher.audience.server(place.guild_id, interaction)
 
     @ttt.command(name="history", description=N_("A player's latest finished games (only you see it)."))
     @app_commands.describe(user=N_("Whose games to list. Default you."))
@@ -415,7 +420,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             chosen = None if language == AUTO_LANGUAGE else language
             work = self.service.set_server_language(guild_id, chosen, may_manage=may_manage)
         stored = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        own = self.audience.guild_locale(guild_id, interaction) if guild_id is not None else None
+        own = self.publisher.audience.guild_locale(guild_id, interaction) if guild_id is not None else None
         await tell(
             interaction,
             render.settings_text(personal(interaction), stored, own, changed=language is not None),
@@ -431,7 +436,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def _click(self, interaction: Interaction, click: Click) -> None:
         if shown_game(interaction.message) != click.game_id:
             # A crafted id naming another game than the one its message shows: act on neither.
-            await tell(interaction, render.NOT_THIS_GAME)
+            await tell(interaction, personal(interaction).gettext(render.NOT_THIS_GAME))
             return
         place = place_of(interaction)
         user = actor_of(interaction)
@@ -460,10 +465,10 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
         except refusals.OutdatedBoard as error:
             if place.interactions_only:
-                await self._redraw_clicked(interaction, click.game_id, str(error))
+                await self._redraw_clicked(interaction, click.game_id, error)
                 return
             # The clicked message shows an older state (its edit was lost, say): redraw it.
-            await tell(interaction, render.outdated_board_text(str(error)))
+            await tell(interaction, render.outdated_board_text(personal(interaction), error))
             await self._refresh_clicked(interaction, click.game_id)
             return
         try:
@@ -483,13 +488,13 @@ class GamesCog(commands.Cog, name=GAMES_COG):
             if old is not None:
                 await self.publisher.retire(game, old, MessageRef(clicked.channel.id, clicked.id))
 
-    async def _redraw_clicked(self, interaction: Interaction, game_id: int, refusal: str) -> None:
+    async def _redraw_clicked(self, interaction: Interaction, game_id: int, refusal: Refusal) -> None:
         """Where boards change only on request: show the game as it stands on the clicked message,
         through this click (a game that ended on time shows it here), then say why nothing was played."""
         game = await self.service.game(game_id, place_of(interaction))
         if not game.bot_to_move:
             await self.publisher.answer_click(interaction, game)
-        await tell(interaction, render.outdated_board_text(refusal))
+        await tell(interaction, render.outdated_board_text(personal(interaction), refusal))
 
     async def _refresh_clicked(self, interaction: Interaction, game_id: int) -> None:
         """Redraw an outdated board that someone clicked, so its buttons are current again.
@@ -528,6 +533,7 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         foreign = click is not None and shown is not None and shown != click.game_id
         async with self.bot.inflight.track():
             try:
-                await tell(interaction, render.NOT_THIS_GAME if foreign else render.STALE_BUTTON)
+                message = render.NOT_THIS_GAME if foreign else render.STALE_BUTTON
+                await tell(interaction, personal(interaction).gettext(message))
             except discord.HTTPException as error:
                 log.warning("Could not answer an unknown button %r: %s", custom_id, error)

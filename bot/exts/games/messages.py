@@ -23,8 +23,10 @@ import aiohttp
 import discord
 
 from bot.bot import Interaction
+from bot.exts.games.audience import Audience
 from bot.exts.games.render import MessageText, game_text, is_challenge_message, moved_text
 from bot.exts.games.views import board_view, challenge_view
+from bot.i18n import Texts
 from bot.services import GameService, GameView, Refusal
 
 log = logging.getLogger(__name__)
@@ -72,12 +74,12 @@ class GameMessage:
         )
 
 
-def compose(game: GameView) -> GameMessage:
-    """The message for ``game`` as it stands: a challenge with Accept/Decline, or a board."""
-    text = game_text(game)
+def compose(game: GameView, texts: Texts) -> GameMessage:
+    """The message for ``game`` as it stands, in ``texts``' language: a challenge, or a board."""
+    text = game_text(texts, game)
     if is_challenge_message(game):
-        return GameMessage(text, challenge_view(game) if game.is_pending else None)
-    return GameMessage(text, board_view(game))
+        return GameMessage(text, challenge_view(game, texts) if game.is_pending else None)
+    return GameMessage(text, board_view(game, texts))
 
 
 class MessageRef(NamedTuple):
@@ -171,6 +173,11 @@ class BoardPublisher:
         self._service = service
         self._failed: set[int] = set()
         self.order = EditOrder()
+        self.audience = Audience(client, service)
+
+    async def compose(self, game: GameView, interaction: Interaction | None = None) -> GameMessage:
+        """The public message for ``game``, in its audience's language (see :class:`Audience`)."""
+        return compose(game, await self.audience.public(game, interaction))
 
     async def answer_click(self, interaction: Interaction, game: GameView) -> None:
         """Answer a button's click by editing its message to show ``game`` (or only acknowledge it,
@@ -178,13 +185,13 @@ class BoardPublisher:
         clicked = interaction.message
         async with self.order.edit(clicked.id if clicked else 0, game.version) as newest:
             if newest:
-                await update_clicked(interaction, compose(game))
+                await update_clicked(interaction, await self.compose(game, interaction))
             elif not interaction.response.is_done():
                 await interaction.response.defer()
 
     async def redraw(self, channel_id: int, message_id: int, game: GameView) -> None:
         """Show ``game`` on one message (an outdated copy of the board) through the channel API."""
-        await self._edit(channel_id, message_id, game, compose(game), newer_only=True)
+        await self._edit(channel_id, message_id, game, await self.compose(game), newer_only=True)
 
     async def retire(self, game: GameView, old: MessageRef, board: MessageRef) -> None:
         """Turn ``old``, an earlier message of ``game``, into a link to its board message, without buttons.
@@ -195,7 +202,8 @@ class BoardPublisher:
         """
         if old == board or game.interactions_only:
             return
-        text = moved_text(jump_url(game.guild_id, board.channel_id, board.message_id))
+        texts = await self.audience.public(game)
+        text = moved_text(texts, jump_url(game.guild_id, board.channel_id, board.message_id))
         try:
             await self._edit(old.channel_id, old.message_id, game, GameMessage(text))
         except (discord.HTTPException, aiohttp.ClientError) as error:
@@ -213,12 +221,13 @@ class BoardPublisher:
         try:
             if game.message_id is not None and game.message_channel_id is not None:
                 try:
-                    await self._edit(game.message_channel_id, game.message_id, game, compose(game))
+                    message = await self.compose(game)
+                    await self._edit(game.message_channel_id, game.message_id, game, message)
                     self._failed.discard(game.id)
                     return game.message_id
                 except discord.NotFound:
                     log.info("The board message of game %s is gone; posting a new one", game.id)
-            posted = await self._post(game.channel_id, compose(game))
+            posted = await self._post(game.channel_id, await self.compose(game))
             self._failed.discard(game.id)
             await self._service.set_message(game.id, game.channel_id, posted)
             return posted

@@ -1,6 +1,7 @@
 """What games look like on Discord: the text and embeds of boards, challenges, hints, leaderboards and stats.
 
-Everything here is a pure function of the service's views, so it is easy to test and
+Everything here is a pure function of the service's views and the reader's language
+(:class:`bot.i18n.Texts`: every sentence is a gettext message), so it is easy to test and
 never touches the network. The buttons live in :mod:`bot.exts.games.views`.
 
 People are named by mention (``<@id>``): mentions render as the member's current
@@ -16,7 +17,8 @@ from datetime import datetime
 
 import discord
 
-from bot.engine import EngineInputError, Mark, Outcome, format_cell, parse_cell
+from bot.engine import EngineInputError, Level, Mark, Outcome, format_cell, parse_cell
+from bot.exts.games.custom_ids import Action
 from bot.i18n import N_, Texts, by_code, from_locale
 from bot.services import EndReason, GameResult, GameStatus, Refusal
 from bot.services.results import (
@@ -39,8 +41,6 @@ COLOUR_PENDING = discord.Colour.gold()
 COLOUR_WON = discord.Colour.green()
 COLOUR_DRAWN = discord.Colour.light_grey()
 COLOUR_ENDED = discord.Colour.dark_grey()
-
-BOARD_HELP = "Click a cell, or type /ttt move."
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,49 +82,64 @@ def mark_label(mark: Mark) -> str:
 
 
 def timestamp(moment: datetime, style: str = "R") -> str:
-    """A Discord timestamp that each reader sees in their own time zone (``R``: "in 2 minutes")."""
+    """A Discord timestamp each reader sees in their own language and time zone (``R``: "in 2 minutes")."""
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
-def size_label(game: GameView) -> str:
-    return f"{game.size}x{game.size}, {game.k} in a row"
+LEVEL_NAMES = {
+    Level.EASY: N_("easy"),
+    Level.MEDIUM: N_("medium"),
+    Level.HARD: N_("hard"),
+    Level.PERFECT: N_("perfect"),
+}
 
 
-# The board message (contract section 4)
+def level_name(texts: Texts, level: Level) -> str:
+    return texts.gettext(LEVEL_NAMES[level])
 
 
-def _winner_sentence(game: GameView) -> str:
+def size_label(texts: Texts, game: GameView) -> str:
+    return texts.gettext("{size}x{size}, {k} in a row", size=game.size, k=game.k)
+
+
+# The board message
+
+
+def _winner_sentence(texts: Texts, game: GameView) -> str:
     winner, loser = game.winner, game.loser
     if game.result is GameResult.DRAW or winner is None or loser is None:
-        return "It's a draw: the board is full."
+        return texts.gettext("It's a draw: the board is full.")
     if game.end_reason is EndReason.RESIGN:
-        return f"{who(loser)} resigned; {who(winner)} wins."
+        return texts.gettext("{loser} resigned; {winner} wins.", loser=who(loser), winner=who(winner))
     if game.end_reason is EndReason.TIMEOUT:
-        return f"{who(loser)} ran out of time; {who(winner)} wins."
+        return texts.gettext("{loser} ran out of time; {winner} wins.", loser=who(loser), winner=who(winner))
     line = ", ".join(game.cell_name(cell) for cell in game.winning_cells)
-    return f"{who(winner)} wins with {line}!" if line else f"{who(winner)} wins!"
+    if line:
+        return texts.gettext("{winner} wins with {line}!", winner=who(winner), line=line)
+    return texts.gettext("{winner} wins!", winner=who(winner))
 
 
-def status_sentence(game: GameView) -> str:
+def status_sentence(texts: Texts, game: GameView) -> str:
     """One sentence on where the game stands: whose turn it is, or how it ended."""
     if game.status is GameStatus.PENDING:
         challenged = game.challenged
-        name = "the challenged player" if challenged is None else who(challenged)
-        return f"Waiting for {name} to accept."
+        if challenged is None:
+            return texts.gettext("Waiting for the challenged player to accept.")
+        return texts.gettext("Waiting for {name} to accept.", name=who(challenged))
     if game.status is GameStatus.ACTIVE:
         side = game.to_move
         if side is None:
-            return "The game is running."
+            return texts.gettext("The game is running.")
         if side.is_bot:
-            return f"{who(side)} is thinking ({mark_label(side.mark)})."
-        return f"{who(side)} to move ({mark_label(side.mark)})."
+            return texts.gettext("{name} is thinking ({mark}).", name=who(side), mark=mark_label(side.mark))
+        return texts.gettext("{name} to move ({mark}).", name=who(side), mark=mark_label(side.mark))
     if game.status is GameStatus.FINISHED:
-        return _winner_sentence(game)
+        return _winner_sentence(texts, game)
     if game.status is GameStatus.EXPIRED:
-        return "The challenge expired without an answer."
+        return texts.gettext("The challenge expired without an answer.")
     if game.end_reason is EndReason.DECLINED:
-        return "The challenge was declined."
-    return "The game was cancelled; it has no result."
+        return texts.gettext("The challenge was declined.")
+    return texts.gettext("The game was cancelled; it has no result.")
 
 
 def _colour(game: GameView) -> discord.Colour:
@@ -137,67 +152,88 @@ def _colour(game: GameView) -> discord.Colour:
     return COLOUR_ENDED
 
 
-def _side_line(game: GameView, side: PlayerView) -> str:
+def _side_line(texts: Texts, game: GameView, side: PlayerView) -> str:
     line = f"{mark_label(side.mark)}: {who(side)}"
     if side.is_bot and game.level is not None:
-        line += f" (level: {game.level.value})"
+        line += " " + texts.gettext("(level: {level})", level=level_name(texts, game.level))
     return line
 
 
-def board_text(game: GameView) -> MessageText:
+def board_text(texts: Texts, game: GameView) -> MessageText:
     """The text of a game's board message; the buttons (``views.board_view``) are the board itself.
 
     Each fact is said once. The content holds what must ping or be read aloud first:
     whose turn it is, or the result. The embed holds the rest: the size, who plays
     which mark (and the bot's level), the last move in words, the turn clock and how to play.
     """
-    embed = discord.Embed(title=f"Tic-tac-toe ({size_label(game)})", colour=_colour(game))
-    lines = [_side_line(game, side) for side in game.players]
+    title = texts.gettext("Tic-tac-toe ({size})", size=size_label(texts, game))
+    embed = discord.Embed(title=title, colour=_colour(game))
+    lines = [_side_line(texts, game, side) for side in game.players]
     if game.last_cell is not None:
         mark = game.cells[game.last_cell]
         shown = game.cell_name(game.last_cell)
-        lines.append(f"Last move: {shown}" if mark is None else f"Last move: {mark_label(mark)} at {shown}")
+        if mark is None:
+            lines.append(texts.gettext("Last move: {cell}", cell=shown))
+        else:
+            lines.append(texts.gettext("Last move: {mark} at {cell}", mark=mark_label(mark), cell=shown))
     side = game.to_move
     if game.is_active and side is not None and not side.is_bot and game.deadline is not None:
-        lines.append(f"Move {timestamp(game.deadline)} or lose on time.")
+        lines.append(texts.gettext("Move {when} or lose on time.", when=timestamp(game.deadline)))
     embed.description = "\n".join(lines)
-    footer = f"Game {game.id} · move {game.ply}"
+    footer = texts.gettext("Game {game} · move {ply}", game=game.id, ply=game.ply)
     if game.is_active:
-        footer += f" · {BOARD_HELP}"
+        footer += " · " + texts.gettext("Click a cell, or type /ttt move.")
         if game.size == 5:
-            footer += " Resign with /ttt resign."
+            footer += " " + texts.gettext("Resign with /ttt resign.")
     embed.set_footer(text=footer)
-    return MessageText(status_sentence(game), embed, players_only(game))
+    return MessageText(status_sentence(texts, game), embed, players_only(game))
 
 
-def challenge_text(game: GameView) -> MessageText:
+def challenge_text(texts: Texts, game: GameView) -> MessageText:
     """A pending challenge, or how it ended (declined, expired, cancelled) once it did."""
     challenged = game.challenged
     challenger = game.player(game.challenger_id)
-    invited = "someone" if challenged is None else who(challenged)
-    inviter = "someone" if challenger is None else who(challenger)
-    embed = discord.Embed(title=f"Tic-tac-toe challenge ({size_label(game)})", colour=_colour(game))
-    embed.description = "\n".join(_side_line(game, side) for side in game.players)
+    someone = texts.gettext("someone")
+    invited = someone if challenged is None else who(challenged)
+    inviter = someone if challenger is None else who(challenger)
+    title = texts.gettext("Tic-tac-toe challenge ({size})", size=size_label(texts, game))
+    embed = discord.Embed(title=title, colour=_colour(game))
+    embed.description = "\n".join(_side_line(texts, game, side) for side in game.players)
     if game.is_pending:
-        content = f"{invited}, {inviter} challenges you to tic-tac-toe."
+        content = texts.gettext(
+            "{invited}, {inviter} challenges you to tic-tac-toe.", invited=invited, inviter=inviter
+        )
         if game.deadline is not None:
-            content += f" Answer {timestamp(game.deadline)}."
-        embed.set_footer(text=f"Game {game.id} · only the challenged player can accept or decline.")
+            content += " " + texts.gettext("Answer {when}.", when=timestamp(game.deadline))
+        footer = texts.gettext(
+            "Game {game} · only the challenged player can accept or decline.", game=game.id
+        )
+        embed.set_footer(text=footer)
     else:
         if game.status is GameStatus.EXPIRED:
-            content = f"The challenge from {inviter} to {invited} expired without an answer."
+            content = texts.gettext(
+                "The challenge from {inviter} to {invited} expired without an answer.",
+                inviter=inviter,
+                invited=invited,
+            )
         elif game.end_reason is EndReason.DECLINED:
-            content = f"{invited} declined the challenge from {inviter}."
+            content = texts.gettext(
+                "{invited} declined the challenge from {inviter}.", invited=invited, inviter=inviter
+            )
         else:
-            content = f"The challenge from {inviter} to {invited} was cancelled."
-        embed.set_footer(text=f"Game {game.id}")
+            content = texts.gettext(
+                "The challenge from {inviter} to {invited} was cancelled.", inviter=inviter, invited=invited
+            )
+        embed.set_footer(text=texts.gettext("Game {game}", game=game.id))
     pinged = [discord.Object(id=challenged.user_id)] if challenged and challenged.user_id else []
     return MessageText(content, embed, discord.AllowedMentions(everyone=False, roles=False, users=pinged))
 
 
-def moved_text(board_url: str) -> MessageText:
+def moved_text(texts: Texts, board_url: str) -> MessageText:
     """An older board message of a game, once the game is shown on another one."""
-    return MessageText(f"This game moved to a new message: {board_url}", None, nobody())
+    return MessageText(
+        texts.gettext("This game moved to a new message: {url}", url=board_url), None, nobody()
+    )
 
 
 def is_challenge_message(game: GameView) -> bool:
@@ -213,8 +249,22 @@ def is_challenge_message(game: GameView) -> bool:
     return game.status is GameStatus.CANCELLED and game.ply == 0
 
 
-def game_text(game: GameView) -> MessageText:
-    return challenge_text(game) if is_challenge_message(game) else board_text(game)
+def game_text(texts: Texts, game: GameView) -> MessageText:
+    return challenge_text(texts, game) if is_challenge_message(game) else board_text(texts, game)
+
+
+BUTTON_LABELS = {
+    Action.RESIGN: N_("Resign"),
+    Action.REMATCH: N_("Rematch"),
+    Action.REVIEW: N_("Review"),
+    Action.ACCEPT: N_("Accept"),
+    Action.DECLINE: N_("Decline"),
+}
+"""The labels of the buttons that act on a whole game."""
+
+
+def button_label(texts: Texts, action: Action) -> str:
+    return texts.gettext(BUTTON_LABELS[action])
 
 
 # Answers to the one player who clicked or typed
@@ -224,10 +274,9 @@ NOT_IN_DMS = N_("Tic-tac-toe is played in server channels, not in direct message
 UNKNOWN_MEMBER = N_("I can't find that member in this server; pick someone from the list.")
 NOT_ALLOWED_HERE = N_("You can't use this command here.")
 COMMAND_CHANGED = N_("That command has just changed; please try again in a minute.")
-UNAVAILABLE = "The game is not available right now; please try again in a moment."
-STALE_BUTTON = "That button belongs to an old board. Use /ttt board to see the current game."
-NOT_THIS_GAME = "That button is not part of this game."
-BROUGHT_UP_TO_DATE = "I've brought the board up to date."
+UNAVAILABLE = N_("The game is not available right now; please try again in a moment.")
+STALE_BUTTON = N_("That button belongs to an old board. Use /ttt board to see the current game.")
+NOT_THIS_GAME = N_("That button is not part of this game.")
 
 
 def not_understood_text(texts: Texts, value: object) -> str:
@@ -255,56 +304,56 @@ def refusal_text(texts: Texts, refusal: Refusal) -> str:
     return texts.message(refusal.template, params, plural=refusal.plural, count=refusal.count)
 
 
-def outdated_board_text(refusal: str) -> str:
+def outdated_board_text(texts: Texts, refusal: Refusal) -> str:
     """Why a click on an outdated board did nothing, now that the board is redrawn."""
-    return f"{refusal} {BROUGHT_UP_TO_DATE}"
+    return refusal_text(texts, refusal) + " " + texts.gettext("I've brought the board up to date.")
 
 
-def move_summary(game: GameView, cell: str, board_url: str | None) -> str:
+def move_summary(texts: Texts, game: GameView, cell: str, board_url: str | None) -> str:
     """The answer to ``/ttt move``: the move as played, the bot's reply, the result, where the board is."""
     try:
         played = format_cell(parse_cell(cell, game.size), game.size)
     except EngineInputError:
-        played = cell
-    text = f"You played {played}."
+        played = clean(cell)
+    parts = [texts.gettext("You played {cell}.", cell=played)]
     if game.last_cell is not None and game.cell_name(game.last_cell) != played:
-        text += f" I answered {game.cell_name(game.last_cell)}."
+        parts.append(texts.gettext("I answered {cell}.", cell=game.cell_name(game.last_cell)))
     if not game.is_live:
-        text += " " + status_sentence(game)
+        parts.append(status_sentence(texts, game))
     if board_url is not None:
-        text += f" Board: {board_url}"
-    return text
+        parts.append(texts.gettext("Board: {url}", url=board_url))
+    return " ".join(parts)
 
 
-def cell_choice_name(name: str, number: str) -> str:
+def cell_choice_name(texts: Texts, name: str, number: str) -> str:
     """A cell as ``/ttt move``'s autocomplete offers it: ``b2 (cell 5)``."""
-    return f"{name} (cell {number})"
+    return texts.gettext("{name} (cell {number})", name=name, number=number)
 
 
-def resigned_text(game: GameView) -> str:
-    return f"You resigned. {status_sentence(game)}"
+def resigned_text(texts: Texts, game: GameView) -> str:
+    return texts.gettext("You resigned.") + " " + status_sentence(texts, game)
 
 
-def cancelled_text(game: GameView) -> str:
-    return f"Game {game.id} is cancelled; it has no result."
+def cancelled_text(texts: Texts, game: GameView) -> str:
+    return texts.gettext("Game {game} is cancelled; it has no result.", game=game.id)
 
 
 # /ttt hint
 
 
-def verdict_words(value: Outcome, plies: int) -> str:
+def verdict_words(texts: Texts, value: Outcome, plies: int) -> str:
     if value is Outcome.WIN:
-        return f"win in {plies}"
+        return texts.ngettext("win in {count} move", "win in {count} moves", plies)
     if value is Outcome.LOSS:
-        return f"loss in {plies}"
-    return "draw"
+        return texts.ngettext("loss in {count} move", "loss in {count} moves", plies)
+    return texts.gettext("draw")
 
 
 def _verdict_code(value: Outcome, plies: int) -> str:
     return {Outcome.WIN: f"W{plies}", Outcome.LOSS: f"L{plies}", Outcome.DRAW: "D"}[value]
 
 
-def hint_embed(hint: HintView) -> discord.Embed:
+def hint_embed(texts: Texts, hint: HintView) -> discord.Embed:
     """The engine's verdict on every empty cell, for the player on turn (shown only to them)."""
     game = hint.game
     verdicts = {move.cell: move for move in hint.moves}
@@ -323,21 +372,24 @@ def hint_embed(hint: HintView) -> discord.Embed:
             else:
                 shown.append(EMPTY_CELL.rjust(width))
         rows.append(f"{row + 1} " + "".join(shown))
-    embed = discord.Embed(title="Hint", colour=COLOUR_ACTIVE)
-    embed.description = (
-        f"With best play on both sides this is a **{verdict_words(hint.value, hint.plies)}** for you.\n"
-        "```\n" + "\n".join(rows) + "\n```"
+    embed = discord.Embed(title=texts.gettext("Hint"), colour=COLOUR_ACTIVE)
+    verdict = texts.gettext(
+        "With best play on both sides this is a **{verdict}** for you.",
+        verdict=verdict_words(texts, hint.value, hint.plies),
     )
+    embed.description = verdict + "\n```\n" + "\n".join(rows) + "\n```"
     best = ", ".join(game.cell_name(cell) for cell in hint.best)
-    embed.add_field(name="Best moves", value=best or "none", inline=False)
+    embed.add_field(name=texts.gettext("Best moves"), value=best or texts.gettext("none"), inline=False)
     lines = [
-        f"{move.name}: {verdict_words(move.value, move.plies)}"
+        f"{move.name}: {verdict_words(texts, move.value, move.plies)}"
         for move in sorted(hint.moves, key=lambda m: _rank(m.value, m.plies))
     ]
-    embed.add_field(name="Every cell", value=_fit("\n".join(lines)), inline=False)
-    footer = "W3: you win in 3 moves, D: draw, L4: you lose in 4; moves of both players, yours included."
+    embed.add_field(name=texts.gettext("Every cell"), value=_fit("\n".join(lines)), inline=False)
+    footer = texts.gettext(
+        "W3: you win in 3 moves, D: draw, L4: you lose in 4; moves of both players, yours included."
+    )
     if not hint.exact:
-        footer += " The search ran out of time, so these are estimates."
+        footer += " " + texts.gettext("The search ran out of time, so these are estimates.")
     embed.set_footer(text=footer)
     return embed
 
@@ -357,69 +409,131 @@ def _fit(text: str, limit: int = 1024) -> str:
 # /ttt leaderboard and /ttt stats
 
 
-def record_text(record: Record) -> str:
-    return f"{record.wins}W {record.losses}L {record.draws}D"
+def record_text(texts: Texts, record: Record) -> str:
+    return texts.gettext(
+        "{wins}W {losses}L {draws}D",
+        wins=texts.number(record.wins),
+        losses=texts.number(record.losses),
+        draws=texts.number(record.draws),
+    )
 
 
-def leaderboard_embed(board: Leaderboard, scope_name: str) -> discord.Embed:
-    embed = discord.Embed(title=f"Leaderboard: {scope_name}", colour=COLOUR_ACTIVE)
+def leaderboard_embed(texts: Texts, board: Leaderboard, *, server: bool) -> discord.Embed:
+    scope = texts.gettext("this server") if server else texts.gettext("global")
+    embed = discord.Embed(title=texts.gettext("Leaderboard: {scope}", scope=scope), colour=COLOUR_ACTIVE)
     if not board.entries:
-        embed.description = (
-            "Nobody is ranked yet. Players appear here after "
-            f"{board.min_games} rated games against other members."
+        embed.description = texts.ngettext(
+            "Nobody is ranked yet. Players appear here after {count} rated game against other members.",
+            "Nobody is ranked yet. Players appear here after {count} rated games against other members.",
+            board.min_games,
         )
     else:
         lines = [
-            f"**{entry.rank}.** <@{entry.user_id}> ({clean(entry.display_name)}): **{entry.rating}** · "
-            f"{entry.games} games, {entry.wins}W {entry.losses}L {entry.draws}D"
+            f"**{entry.rank}.** <@{entry.user_id}> ({clean(entry.display_name)}): "
+            f"**{texts.number(entry.rating, grouping=False)}** · "
+            + texts.ngettext("{count} game", "{count} games", entry.games)
+            + ", "
+            + texts.gettext(
+                "{wins}W {losses}L {draws}D",
+                wins=texts.number(entry.wins),
+                losses=texts.number(entry.losses),
+                draws=texts.number(entry.draws),
+            )
             for entry in board.entries
         ]
         embed.description = _fit("\n".join(lines), 4096)
-    embed.set_footer(
-        text=f"Elo ratings from games between members; at least {board.min_games} rated games to be listed."
+    footer = texts.ngettext(
+        "Elo ratings from games between members; at least {count} rated game to be listed.",
+        "Elo ratings from games between members; at least {count} rated games to be listed.",
+        board.min_games,
     )
+    embed.set_footer(text=footer)
     return embed
 
 
-def _rating_line(name: str, rating: RatingView | None) -> str:
+def _rating_line(texts: Texts, name: str, rating: RatingView | None) -> str:
     if rating is None:
-        return f"{name}: unrated"
-    rank = f", rank #{rating.rank}" if rating.rank is not None else ", not ranked yet"
-    return f"{name}: **{rating.rating}** (best {rating.best}, {rating.games} games{rank})"
+        return texts.gettext("{scope}: unrated", scope=name)
+    games = texts.ngettext("{count} game", "{count} games", rating.games)
+    if rating.rank is None:
+        return texts.gettext(
+            "{scope}: **{rating}** (best {best}, {games}, not ranked yet)",
+            scope=name,
+            rating=texts.number(rating.rating, grouping=False),
+            best=texts.number(rating.best, grouping=False),
+            games=games,
+        )
+    return texts.gettext(
+        "{scope}: **{rating}** (best {best}, {games}, rank #{rank})",
+        scope=name,
+        rating=texts.number(rating.rating, grouping=False),
+        best=texts.number(rating.best, grouping=False),
+        games=games,
+        rank=texts.number(rating.rank),
+    )
 
 
-def _recent_line(game: RecentGame) -> str:
-    verb = {PlayerOutcome.WIN: "Won", PlayerOutcome.LOSS: "Lost", PlayerOutcome.DRAW: "Drew"}[game.outcome]
+RECENT_LINES = {
+    (PlayerOutcome.WIN, None): N_("Won against {opponent}{level}, {size}x{size}{when}"),
+    (PlayerOutcome.LOSS, None): N_("Lost against {opponent}{level}, {size}x{size}{when}"),
+    (PlayerOutcome.DRAW, None): N_("Drew against {opponent}{level}, {size}x{size}{when}"),
+    (PlayerOutcome.WIN, EndReason.RESIGN): N_(
+        "Won against {opponent}{level}, {size}x{size} by resignation{when}"
+    ),
+    (PlayerOutcome.LOSS, EndReason.RESIGN): N_(
+        "Lost against {opponent}{level}, {size}x{size} by resignation{when}"
+    ),
+    (PlayerOutcome.WIN, EndReason.TIMEOUT): N_("Won against {opponent}{level}, {size}x{size} on time{when}"),
+    (PlayerOutcome.LOSS, EndReason.TIMEOUT): N_(
+        "Lost against {opponent}{level}, {size}x{size} on time{when}"
+    ),
+}
+"""A finished game in a player's list, by its outcome for them and how it ended (None: on the board)."""
+
+
+def _recent_line(texts: Texts, game: RecentGame) -> str:
     opponent = (
         f"<@{game.opponent_id}>" if game.opponent_id is not None else f"**{clean(game.opponent_name)}**"
     )
-    level = f" ({game.level.value})" if game.level is not None else ""
-    how = ""
-    if game.end_reason is EndReason.RESIGN:
-        how = " by resignation"
-    elif game.end_reason is EndReason.TIMEOUT:
-        how = " on time"
+    level = f" ({level_name(texts, game.level)})" if game.level is not None else ""
+    how = game.end_reason if game.end_reason in (EndReason.RESIGN, EndReason.TIMEOUT) else None
+    template = RECENT_LINES.get((game.outcome, how), RECENT_LINES[(game.outcome, None)])
     when = f" {timestamp(game.finished_at)}" if game.finished_at is not None else ""
-    return f"{verb} against {opponent}{level}, {game.size}x{game.size}{how}{when}"
+    return texts.gettext(template, opponent=opponent, level=level, size=game.size, when=when)
 
 
-def stats_embed(stats: PlayerStats, user_id: int) -> discord.Embed:
-    embed = discord.Embed(title="Tic-tac-toe stats", colour=COLOUR_ACTIVE)
+def stats_embed(texts: Texts, stats: PlayerStats, user_id: int) -> discord.Embed:
+    embed = discord.Embed(title=texts.gettext("Tic-tac-toe stats"), colour=COLOUR_ACTIVE)
     if stats.display_name is None:
-        embed.description = f"<@{user_id}> has not played yet."
+        embed.description = texts.gettext("{player} has not played yet.", player=f"<@{user_id}>")
         return embed
     embed.description = f"<@{user_id}>"
-    embed.add_field(name="Against members", value=record_text(stats.vs_humans), inline=True)
-    embed.add_field(name="Against me", value=record_text(stats.vs_bot_total), inline=True)
-    embed.add_field(name="Streak", value=f"{stats.current_streak} now, best {stats.best_streak}", inline=True)
-    levels = "\n".join(f"{entry.level.value}: {record_text(entry.record)}" for entry in stats.vs_bot)
-    embed.add_field(name="Against me, by level", value=levels or "none", inline=False)
-    ratings = [_rating_line("This server", stats.server_rating), _rating_line("Global", stats.global_rating)]
-    embed.add_field(name="Rating", value="\n".join(ratings), inline=False)
+    embed.add_field(
+        name=texts.gettext("Against members"), value=record_text(texts, stats.vs_humans), inline=True
+    )
+    embed.add_field(
+        name=texts.gettext("Against me"), value=record_text(texts, stats.vs_bot_total), inline=True
+    )
+    streak = texts.gettext(
+        "{current} now, best {best}",
+        current=texts.number(stats.current_streak),
+        best=texts.number(stats.best_streak),
+    )
+    embed.add_field(name=texts.gettext("Streak"), value=streak, inline=True)
+    levels = "\n".join(
+        f"{level_name(texts, entry.level)}: {record_text(texts, entry.record)}" for entry in stats.vs_bot
+    )
+    embed.add_field(
+        name=texts.gettext("Against me, by level"), value=levels or texts.gettext("none"), inline=False
+    )
+    ratings = [
+        _rating_line(texts, texts.gettext("This server"), stats.server_rating),
+        _rating_line(texts, texts.gettext("Global"), stats.global_rating),
+    ]
+    embed.add_field(name=texts.gettext("Rating"), value="\n".join(ratings), inline=False)
     if stats.recent:
-        embed.add_field(
-            name="Recent games", value=_fit("\n".join(map(_recent_line, stats.recent))), inline=False
-        )
+        recent = "\n".join(_recent_line(texts, game) for game in stats.recent)
+        embed.add_field(name=texts.gettext("Recent games"), value=_fit(recent), inline=False)
     return embed
 
 

@@ -27,6 +27,7 @@ from bot.exts.games.custom_ids import (
     control_click,
     parse_custom_id,
 )
+from bot.i18n import Texts, texts_for_locale
 from bot.services import GameStatus
 from bot.services.results import GameView
 
@@ -43,7 +44,8 @@ async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> Non
     if isinstance(cog, GamesCog):
         await cog.on_click(cast(Interaction, interaction), click)
     elif not interaction.response.is_done():
-        await interaction.response.send_message(render.UNAVAILABLE, ephemeral=True)
+        texts = texts_for_locale(interaction.locale.value)
+        await interaction.response.send_message(texts.gettext(render.UNAVAILABLE), ephemeral=True)
 
 
 class CellButton(
@@ -77,17 +79,17 @@ class ControlButton(
 ):
     """Resign, Rematch, Review, Accept or Decline: an action on the whole game."""
 
-    LABELS: ClassVar[dict[Action, tuple[str, discord.ButtonStyle]]] = {
-        Action.RESIGN: ("Resign", discord.ButtonStyle.danger),
-        Action.REMATCH: ("Rematch", discord.ButtonStyle.primary),
-        Action.REVIEW: ("Review", discord.ButtonStyle.secondary),
-        Action.ACCEPT: ("Accept", discord.ButtonStyle.success),
-        Action.DECLINE: ("Decline", discord.ButtonStyle.danger),
+    STYLES: ClassVar[dict[Action, discord.ButtonStyle]] = {
+        Action.RESIGN: discord.ButtonStyle.danger,
+        Action.REMATCH: discord.ButtonStyle.primary,
+        Action.ACCEPT: discord.ButtonStyle.success,
+        Action.DECLINE: discord.ButtonStyle.danger,
+        Action.REVIEW: discord.ButtonStyle.secondary,
     }
 
-    def __init__(self, click: Click, *, row: int) -> None:
+    def __init__(self, click: Click, *, label: str, row: int) -> None:
         self.click = click
-        label, style = self.LABELS[click.action]
+        style = self.STYLES[click.action]
         button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
             label=label, style=style, custom_id=click.custom_id
         )
@@ -97,7 +99,7 @@ class ControlButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        return cls(control_click(match), row=0)
+        return cls(control_click(match), label="?", row=0)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _hand_over(interaction, self.click)
@@ -137,7 +139,11 @@ def _cell_style(game: GameView, cell: int) -> discord.ButtonStyle:
     return discord.ButtonStyle.secondary
 
 
-def board_view(game: GameView) -> discord.ui.View:
+def _control(texts: Texts, click: Click, row: int) -> ControlButton:
+    return ControlButton(click, label=render.button_label(texts, click.action), row=row)
+
+
+def board_view(game: GameView, texts: Texts) -> discord.ui.View:
     """The grid (the first ``size`` rows, cells in reading order), then the controls when there is room:
     Resign while the game runs, Rematch and Review once it is finished.
 
@@ -158,15 +164,15 @@ def board_view(game: GameView) -> discord.ui.View:
         )
     if game.size < 5:
         if game.is_active:
-            view.add_item(ControlButton(Click(Action.RESIGN, game.id), row=game.size))
+            view.add_item(_control(texts, Click(Action.RESIGN, game.id), game.size))
         elif game.status is GameStatus.FINISHED:
-            view.add_item(ControlButton(Click(Action.REMATCH, game.id), row=game.size))
-            view.add_item(ControlButton(Click(Action.REVIEW, game.id), row=game.size))
+            view.add_item(_control(texts, Click(Action.REMATCH, game.id), game.size))
+            view.add_item(_control(texts, Click(Action.REVIEW, game.id), game.size))
     return view
 
 
-def challenge_view(game: GameView) -> discord.ui.View:
+def challenge_view(game: GameView, texts: Texts) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ControlButton(Click(Action.ACCEPT, game.id), row=0))
-    view.add_item(ControlButton(Click(Action.DECLINE, game.id), row=0))
+    view.add_item(_control(texts, Click(Action.ACCEPT, game.id), 0))
+    view.add_item(_control(texts, Click(Action.DECLINE, game.id), 0))
     return view

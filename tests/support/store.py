@@ -1,14 +1,20 @@
-"""What the database holds after a fault, read straight from the tables, and checks that it is a sound game.
+"""The database as the bot left it, read with the test's own connection (never through the bot), and
+the one check that it holds sound games: the stored moves replay, legally, to the stored board.
 
-The tests read the stored games and moves with their own connection (never through the bot),
-so a check cannot be fooled by the bot's view of its own state.
+:func:`read_store` reads any database the bot runs on (SQLite or PostgreSQL); :func:`snapshot` and
+:func:`query` read a bot's SQLite file directly (read-only; WAL lets the test read while the bot writes).
 """
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
+from contextlib import closing
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -16,6 +22,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot.db.models import Game, Move
 from bot.engine import Board, Status
 from bot.states import GameStatus
+from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
+
+SQLITE = "sqlite+aiosqlite:///"
+TABLES = ("players", "games", "moves", "ratings")
+Snapshot = dict[str, list[tuple[Any, ...]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +49,7 @@ class StoredGame:
     status: GameStatus
     board: str
     ply: int
+    version: int
     message_id: int | None
 
     @property
@@ -60,6 +72,10 @@ class Store:
     def move_count(self) -> int:
         return sum(len(moves) for moves in self.moves.values())
 
+    def games_in(self, channel_id: int) -> list[int]:
+        """The ids of the games played in ``channel_id``, oldest first."""
+        return sorted(game.id for game in self.games.values() if game.channel_id == channel_id)
+
 
 async def read_store(url: str) -> Store:
     """Every game and move in the database at ``url``."""
@@ -78,6 +94,7 @@ async def read_store(url: str) -> Store:
                     GameStatus(game["status"]),
                     game["board"],
                     game["ply"],
+                    game["version"],
                     game["message_id"],
                 )
             rows = await connection.execute(select(Move.__table__).order_by(Move.game_id, Move.ply))
@@ -90,13 +107,14 @@ async def read_store(url: str) -> Store:
     return store
 
 
-def problems_of(store: Store, games: Iterable[int] | None = None) -> list[str]:
+def problems_of(store: Store, games: Iterable[int] | None = None, *, settled: bool = True) -> list[str]:
     """Everything wrong with the stored games: the moves must replay, legally, to the stored board.
 
     Checked per game: plies 0..n-1 each stored once, marks alternating from X, each move by
     the player of that mark (the bot's moves by nobody), no move after the game was decided,
-    the replay ending on the stored board and ply, a decided board marked finished, and no
-    running game against the bot waiting for a reply of the bot.
+    the replay ending on the stored board and ply, and a decided board marked finished. When
+    ``settled`` (nothing is still on its way), also no running game against the bot waiting
+    for a reply of the bot.
     """
     found: list[str] = []
     for game_id in sorted(store.games if games is None else games):
@@ -122,6 +140,53 @@ def problems_of(store: Store, games: Iterable[int] | None = None) -> list[str]:
                 found.append(f"game {game_id}: moves give {board.compact}, stored {game.board}/{game.ply}")
             if board.status is not Status.ONGOING and game.status is not GameStatus.FINISHED:
                 found.append(f"game {game_id}: the board is decided but the game is {game.status.value}")
-            if game.bot_to_move:
+            if settled and game.bot_to_move:
                 found.append(f"game {game_id}: still waits for the bot's move")
     return found
+
+
+def database_path(bot: BotUnderTest) -> Path:
+    url = bot.env["DATABASE_URL"]
+    assert url.startswith(SQLITE), f"these tests read the bot's SQLite file, not {url}"
+    return Path(url.removeprefix(SQLITE))
+
+
+def query(bot: BotUnderTest, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+    uri = f"file:{database_path(bot)}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True, timeout=30)) as connection:
+        return connection.execute(sql, tuple(params)).fetchall()
+
+
+def snapshot(bot: BotUnderTest) -> Snapshot:
+    """Every row of every table, in a stable order: equal snapshots mean nothing changed."""
+    uri = f"file:{database_path(bot)}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True, timeout=30)) as connection:
+        return {
+            table: sorted(connection.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+            for table in TABLES
+        }
+
+
+def changes(before: Snapshot, after: Snapshot) -> dict[str, Any]:
+    """The rows that differ between two snapshots, per table (empty when nothing changed)."""
+    found = {}
+    for table in TABLES:
+        old, new = set(before[table]), set(after[table])
+        if old != new:
+            found[table] = {"gone": sorted(old - new, key=repr), "new": sorted(new - old, key=repr)}
+    return found
+
+
+async def boards_recorded(bot: BotUnderTest) -> None:
+    """Wait until the bot has stored the board message of every game.
+
+    The bot answers ``/ttt start`` first and records the message id just after, so a
+    snapshot taken as soon as the answer arrives could miss that write. Polls the
+    database (the condition waited on); the timeout is a failure guard.
+    """
+    sql = "SELECT id FROM games WHERE message_id IS NULL"
+    deadline = asyncio.get_running_loop().time() + ANSWER_TIMEOUT
+    while missing := query(bot, sql):
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"games without a board message: {missing}")
+        await asyncio.sleep(0.02)

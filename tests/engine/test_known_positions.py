@@ -1,4 +1,5 @@
-"""The positions the seed articles discuss, answered as they say (and better)."""
+"""Positions every tic-tac-toe engine must get right: wins in one, forced blocks, planning ahead,
+and a doomed side that still blocks."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from bot.engine import Board, Level, Mark, Outcome, analyze, choose_move
 
 
-def test_seed000_win_in_one_is_cell_6() -> None:
+def test_win_in_one_is_cell_6() -> None:
     board = Board.parse("XOX/X.O/..O")
     assert board.turn is Mark.X
     analysis = analyze(board)
@@ -17,7 +18,7 @@ def test_seed000_win_in_one_is_cell_6() -> None:
     assert all(choose_move(board, seed=seed) == 6 for seed in range(20))
 
 
-def test_seed000_must_block_at_cell_2() -> None:
+def test_must_block_at_cell_2() -> None:
     board = Board.parse("X../..O/.XO")
     analysis = analyze(board)
     assert analysis.best == (2,)
@@ -28,7 +29,7 @@ def test_seed000_must_block_at_cell_2() -> None:
             assert (move.value, move.plies) == (Outcome.LOSS, 2)
 
 
-def test_seed000_planning_ahead_finds_cell_1_among_the_best() -> None:
+def test_planning_ahead_finds_cell_1_among_the_best() -> None:
     board = Board.parse("X../..O/OX.")
     analysis = analyze(board)
     assert analysis.value is Outcome.WIN
@@ -37,7 +38,7 @@ def test_seed000_planning_ahead_finds_cell_1_among_the_best() -> None:
     assert analysis.verdict(1) == analysis.verdict(analysis.best[0])
 
 
-def test_seed003_doomed_side_still_blocks() -> None:
+def test_doomed_side_still_blocks() -> None:
     """O cannot be saved, but losing slowest means blocking X's column at cell 2 (index 2)."""
     board = Board.parse(".X./..X/OOX")
     assert board.turn is Mark.O
@@ -55,7 +56,7 @@ def test_seed003_doomed_side_still_blocks() -> None:
 @pytest.mark.parametrize(
     ("text", "value", "plies", "best"),
     [
-        ("X.O......", Outcome.WIN, 5, (3, 6, 8)),  # the contract's example
+        ("X.O......", Outcome.WIN, 5, (3, 6, 8)),  # the README's example
         (".........", Outcome.DRAW, 9, tuple(range(9))),
         ("X........", Outcome.DRAW, 8, (4,)),  # after a corner, only the centre holds the draw
     ],
@@ -65,7 +66,7 @@ def test_known_verdicts(text: str, value: Outcome, plies: int, best: tuple[int, 
     assert (analysis.value, analysis.plies, analysis.best, analysis.exact) == (value, plies, best, True)
 
 
-def test_analysis_as_the_contract_json_object() -> None:
+def test_analysis_as_the_documented_json_object() -> None:
     assert analyze(Board.parse("X.O......")).as_dict() == {
         "board": "X.O......",
         "size": 3,
