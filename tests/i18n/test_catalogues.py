@@ -98,6 +98,12 @@ def test_placeholders_and_markup_must_match_the_english(locales: Path, translati
     assert [p for p in broken(locales) if "de/" in p and SETTINGS_DONE[:20] in p]
 
 
+def test_a_malformed_catalogue_is_reported(locales: Path) -> None:
+    path = locales / "pt_BR" / "LC_MESSAGES" / "messages.po"
+    path.write_text(path.read_text() + '\n<<<<<<< HEAD\nmsgid "x"\n=======\n>>>>>>> main\n')
+    assert [p for p in broken(locales) if "pt_BR" in p and "malformed" in p]
+
+
 def test_the_template_must_follow_the_code(locales: Path, tmp_path: Path) -> None:
     source = tmp_path / "bot"
     shutil.copytree(REPO / "bot", source, ignore=shutil.ignore_patterns("__pycache__", "locales"))
