@@ -9,6 +9,7 @@ with placeholders or markup that differ from the English.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import string
 import sys
@@ -200,7 +201,10 @@ def extract(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> None:
         "--project",
         "ttt-bot",
     ]
-    pybabel(["pybabel", "-q", "extract", *keywords, *options, "-o", str(template), str(source)])
+    # From the source's parent, so that the catalogues name files by their path in the repository
+    # (``bot/cli/play.py``), the same in every checkout.
+    with contextlib.chdir(source.parent):
+        pybabel(["pybabel", "-q", "extract", *keywords, *options, "-o", str(template), source.name])
     for language in TRANSLATED:
         folder = catalogue_folder(language, locales)
         po = folder / f"{DOMAIN}.po"
