@@ -35,7 +35,15 @@ from pathlib import Path
 from bot.db import Database
 from bot.db.migrate import upgrade_to_head
 from bot.engine import Board
-from bot.pictures import RatingPoint, RatingSeries, ReplayMove, render_rating_chart, render_replay
+from bot.pictures import (
+    GLOBAL_COLOUR,
+    SERVER_COLOUR,
+    RatingPoint,
+    RatingSeries,
+    ReplayMove,
+    render_rating_chart,
+    render_replay,
+)
 from bot.services import Actor, EnginePool, First, GameService, Place, ServiceSettings
 
 IMPORTS = {
@@ -66,13 +74,13 @@ def chart_series(points: int) -> list[RatingSeries]:
     start = datetime(2026, 1, 1, tzinfo=UTC)
     rng = random.Random(3)
     lines = []
-    for label in ("server", "global"):
+    for colour in (SERVER_COLOUR, GLOBAL_COLOUR):
         rating = 1200.0
         series = []
         for n in range(points):
             rating += rng.uniform(-16, 16)
             series.append(RatingPoint(start + timedelta(hours=7 * n), rating))
-        lines.append(RatingSeries(label, tuple(series)))
+        lines.append(RatingSeries(colour, tuple(series)))
     return lines
 
 
@@ -164,9 +172,7 @@ async def click_latency(rounds: int, clicks: int) -> dict[str, list[float]]:
         while not stop.is_set():
             game_id = random.choice(finished)
             await service.replay(game_id, place=seeds, user_id=alice.user_id)
-            await service.rating_chart(
-                alice.user_id, seeds.guild_id, server_label="server", global_label="global"
-            )
+            await service.rating_chart(alice.user_id, seeds.guild_id)
             drawn += 2
 
     async def play(kind: str, channel: int) -> None:
@@ -185,7 +191,7 @@ async def click_latency(rounds: int, clicks: int) -> dict[str, list[float]]:
                 latencies[kind].append((time.perf_counter() - started) * 1000)
                 made += 1
 
-    await service.rating_chart(alice.user_id, seeds.guild_id, server_label="s", global_label="g")  # imports
+    await service.rating_chart(alice.user_id, seeds.guild_id)  # starts the worker, imports matplotlib
     channel = 1000
     for _ in range(rounds):
         channel += 1

@@ -9,11 +9,13 @@ pictures carry no words (marks, colours and numbers only), so they need no
 translation; the adapters say in words what happened (alt text, captions).
 """
 
-from bot.pictures.chart import RatingPoint, RatingSeries, render_rating_chart
+from bot.pictures.chart import GLOBAL_COLOUR, SERVER_COLOUR, RatingPoint, RatingSeries, render_rating_chart
 from bot.pictures.replay import REPLAY_COLOURS, ReplayMove, render_replay
 
 __all__ = [
+    "GLOBAL_COLOUR",
     "REPLAY_COLOURS",
+    "SERVER_COLOUR",
     "RatingPoint",
     "RatingSeries",
     "ReplayMove",

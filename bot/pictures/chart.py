@@ -16,8 +16,10 @@ from datetime import datetime
 WIDTH_IN = 6.4
 HEIGHT_IN = 3.2
 DPI = 100
-LINE_COLOURS = ("#0984e3", "#d63031", "#00b894", "#6c5ce7")
-"""One per series, in order (the first series, usually the server's, is blue)."""
+SERVER_COLOUR = "#0984e3"
+"""The line of a player's rating in one server (blue)."""
+GLOBAL_COLOUR = "#d63031"
+"""The line of a player's global rating (red)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,14 +30,21 @@ class RatingPoint:
 
 @dataclass(frozen=True, slots=True)
 class RatingSeries:
-    """One line of the chart: a label for the legend and the rating after each rated game."""
+    """One line of the chart: its colour (``#rrggbb``) and the rating after each rated game.
 
-    label: str
+    The chart has no legend (its words could not be translated into every script the
+    default font lacks); the caller says in words which colour is which.
+    """
+
+    colour: str
     points: tuple[RatingPoint, ...]
 
 
 def render_rating_chart(series: Sequence[RatingSeries]) -> bytes:
-    """A PNG with one line per non-empty series, oldest point on the left."""
+    """A PNG with one line per non-empty series, oldest point on the left, dates below, ratings beside.
+
+    The first series is drawn on top of the others.
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.dates import AutoDateLocator, ConciseDateFormatter, date2num
     from matplotlib.figure import Figure
@@ -43,22 +52,24 @@ def render_rating_chart(series: Sequence[RatingSeries]) -> bytes:
     figure = Figure(figsize=(WIDTH_IN, HEIGHT_IN), dpi=DPI)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
-    for colour, line in zip(LINE_COLOURS, (s for s in series if s.points), strict=False):
+    for index, line in enumerate(series):
+        if not line.points:
+            continue
+        # Earlier series on top and thinner, so a line that follows another one exactly (a server's
+        # rating and the global one of a player who plays in one server) still shows both colours.
         axes.plot(
             [date2num(point.at) for point in line.points],  # type: ignore[no-untyped-call]
             [point.rating for point in line.points],
             marker="o",
-            markersize=3,
-            linewidth=2,
-            color=colour,
-            label=line.label,
+            markersize=3 + 2 * index,
+            linewidth=2 + 3 * index,
+            color=line.colour,
+            zorder=10 - index,
         )
     locator = AutoDateLocator()  # type: ignore[no-untyped-call]
     axes.xaxis.set_major_locator(locator)
     axes.xaxis.set_major_formatter(ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
     axes.grid(True, alpha=0.3)
-    if any(s.points for s in series):
-        axes.legend(loc="best")
     figure.tight_layout()
     out = io.BytesIO()
     figure.savefig(out, format="png")

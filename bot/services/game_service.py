@@ -43,6 +43,7 @@ from bot.services.results import (
     Leaderboard,
     Place,
     PlayerStats,
+    RatingChart,
     Replay,
 )
 from bot.services.reviewing import Reviewing
@@ -246,14 +247,12 @@ class GameService:
         """``user_id``'s latest finished games that ``asker_id`` may look at from ``place``, newest first."""
         return await self._reviewing.finished_games(place, asker_id, user_id)
 
-    async def rating_chart(
-        self, user_id: int, guild_id: int | None, *, server_label: str, global_label: str
-    ) -> bytes | None:
-        """A PNG of the player's rating after each rated game, in ``guild_id`` and globally.
+    async def rating_chart(self, user_id: int, guild_id: int | None) -> RatingChart | None:
+        """A PNG of the player's rating after each rated game: in ``guild_id`` (blue) and globally (red).
 
-        None until they have a rated game. The labels name the two lines in the legend.
+        None until they have a rated game.
         """
-        return await self._reviewing.rating_chart(user_id, guild_id, server_label, global_label)
+        return await self._reviewing.rating_chart(user_id, guild_id)
 
     async def leaderboard(self, guild_id: int | None, limit: int | None = None) -> Leaderboard:
         """The best rated players of a server, or globally with ``guild_id=None``."""

@@ -376,6 +376,16 @@ class Replay:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingChart:
+    """A PNG chart of a player's rating after each rated game: one server's line in blue (when they
+    have rated games there), the global line in red."""
+
+    png: bytes
+    server_games: int
+    global_games: int
+
+
+@dataclass(frozen=True, slots=True)
 class FinishedGames:
     """A player's latest finished games, newest first, as ``/ttt history`` lists them."""
 

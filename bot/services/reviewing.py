@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from bot.db import GLOBAL_SCOPE, Game, Repository
 from bot.engine import Board
-from bot.pictures import RatingPoint, RatingSeries, render_rating_chart, render_replay
+from bot.pictures import (
+    GLOBAL_COLOUR,
+    SERVER_COLOUR,
+    RatingPoint,
+    RatingSeries,
+    render_rating_chart,
+    render_replay,
+)
 from bot.services import refusals
 from bot.services.core import ServiceCore
 from bot.services.looking_back import check_visible, replay_moves, visible_from
 from bot.services.picture_pool import PicturePool
 from bot.services.queries import history_of
-from bot.services.results import FinishedGames, GameReview, Place, Replay
+from bot.services.results import FinishedGames, GameReview, Place, RatingChart, Replay
 from bot.services.review import ReviewCache, review_moves
 
 _LOOK_BACK_SCAN = 50
@@ -81,17 +88,16 @@ class Reviewing:
             views = [await core.view(repo, game) for game in shown]
         return FinishedGames(user_id, tuple(views))
 
-    async def rating_chart(
-        self, user_id: int, guild_id: int | None, server_label: str, global_label: str
-    ) -> bytes | None:
+    async def rating_chart(self, user_id: int, guild_id: int | None) -> RatingChart | None:
         async with self._core.read() as repo:
             world = await repo.rating_changes(user_id, GLOBAL_SCOPE)
             server = [] if guild_id is None else await repo.rating_changes(user_id, guild_id)
         if not world and not server:
             return None
         series = [
-            RatingSeries(label, tuple(RatingPoint(change.played_at, change.rating) for change in changes))
-            for label, changes in ((server_label, server), (global_label, world))
+            RatingSeries(colour, tuple(RatingPoint(change.played_at, change.rating) for change in changes))
+            for colour, changes in ((SERVER_COLOUR, server), (GLOBAL_COLOUR, world))
             if changes
         ]
-        return await self._pictures.draw(render_rating_chart, series)
+        png = await self._pictures.draw(render_rating_chart, series)
+        return RatingChart(png, server_games=len(server), global_games=len(world))

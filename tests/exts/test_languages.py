@@ -140,3 +140,28 @@ async def test_a_challenge_in_japanese_once_the_server_chose_japanese(
     assert challenge.content == f"<@{taro.id}>がa1, b1, c1で勝ちました！"
     assert challenge.embeds[0]["title"] == "三目並べ（3x3、3つ並べ）"
     assert controls(challenge) == ["再戦", "振り返り"]
+
+
+async def test_outside_servers_a_game_speaks_the_language_of_its_starter(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    akira, bea = emu.create_user("akira-lang"), emu.create_user("bea-lang")
+    emu.install_to_user(akira)
+    friends = emu.create_group_dm(akira, bea, name="amigos")
+    challenge = await answer(await emu.slash(friends, akira, "ttt start", opponent=bea, locale="ja"))
+    assert [button.label for button in challenge.buttons] == ["承諾", "辞退"]
+    accept = challenge.button(label="承諾").custom_id or ""
+    refused = await private_answer(await emu.click(challenge, accept, akira, locale="es-419"))
+    assert refused == "Solo bea-lang puede responder a este reto.", "a refusal: the clicker's language"
+    await answer(await emu.click(challenge, accept, bea, locale="es-419"))
+    assert challenge.content == f"<@{akira.id}>の番です（❌ X）。", "the starter's language"
+    assert emu.channel_api_calls(friends) == []
+
+
+async def test_settings_outside_a_server_are_refused_in_the_users_language(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    user = emu.create_user("lonely-settings")
+    in_a_dm = await emu.slash(emu.dm_channel(user), user, "ttt settings", locale="es-ES")
+    refused = await private_answer(in_a_dm)
+    assert refused == "Los ajustes son de un servidor; usa /ttt settings en uno."

@@ -7,9 +7,9 @@ import re
 
 import aiohttp
 import pytest
-from PIL import Image
+from PIL import Image, ImageColor
 
-from bot.pictures import REPLAY_COLOURS
+from bot.pictures import REPLAY_COLOURS, SERVER_COLOUR
 from bot.pictures.replay import CELL_PX, MARGIN_PX
 from discord_emulator import DiscordEmulator, Message
 from tests.support.bot import BotUnderTest
@@ -131,7 +131,8 @@ async def test_stats_show_the_rating_chart_once_there_are_rated_games(
     picture = Image.open(io.BytesIO(emu.rest.uploads.data(chart)))
     assert picture.format == "PNG" and picture.size == (chart["width"], chart["height"])
     colours = {colour for _, colour in picture.convert("RGB").getcolors(maxcolors=1 << 16) or []}
-    assert (9, 132, 227) in colours, "the server's line"
+    assert ImageColor.getrgb(SERVER_COLOUR) in colours, "the server's line"
+    assert "blue in this server, red across all servers" in after.embeds[0]["footer"]["text"]
 
 
 async def test_a_finished_5x5_board_has_no_room_for_a_review_button(

@@ -112,7 +112,7 @@ async def test_a_challenge_in_a_group_dm_is_played_to_its_end_by_buttons(
     stats = await answer(await friends.slash("alice", "ttt stats"))
     fields = {item["name"]: item["value"] for item in stats.embeds[0]["fields"]}
     assert fields["Against members"] == "1W 0L 0D"
-    assert "This server: unrated" in fields["Rating"] and "1 games" in fields["Rating"]
+    assert "This server: unrated" in fields["Rating"] and "1 game," in fields["Rating"]
     leaders = await answer(await friends.slash("alice", "ttt leaderboard", scope="server"))
     assert leaders.embeds[0]["title"] == "Leaderboard: global", "outside servers the ratings are global"
     assert friends.channel_api_calls() == []

@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageColor
 
-from bot.pictures import REPLAY_COLOURS
+from bot.pictures import GLOBAL_COLOUR, REPLAY_COLOURS, SERVER_COLOUR
 from bot.pictures.replay import CELL_PX, LAST_FRAME_MS, MARGIN_PX
 from bot.services import GameService
 from bot.services.refusals import PlayedElsewhere
@@ -23,6 +23,13 @@ from tests.services.helpers import (
     ManualClock,
     play_game,
 )
+
+SERVER_RGB = ImageColor.getrgb(SERVER_COLOUR)
+GLOBAL_RGB = ImageColor.getrgb(GLOBAL_COLOUR)
+
+
+def colours_of(image: Image.Image) -> set[tuple[int, ...]]:
+    return {colour for _, colour in image.convert("RGB").getcolors(maxcolors=1 << 16) or []}
 
 
 def frames(gif: bytes) -> list[Image.Image]:
@@ -103,20 +110,22 @@ async def test_a_replay_of_another_servers_game_is_refused(service: GameService)
 async def test_the_rating_chart_appears_with_the_first_rated_game(
     service: GameService, clock: ManualClock
 ) -> None:
-    labels = {"server_label": "this server", "global_label": "everywhere"}
-    assert await service.rating_chart(ALICE.user_id, HERE.guild_id, **labels) is None
+    assert await service.rating_chart(ALICE.user_id, HERE.guild_id) is None
     await service.start_vs_bot(HERE, ALICE)  # games against the bot are never rated
     await service.resign(HERE, ALICE)
-    assert await service.rating_chart(ALICE.user_id, HERE.guild_id, **labels) is None
+    assert await service.rating_chart(ALICE.user_id, HERE.guild_id) is None
     for cells in (X_WINS, DRAW, O_WINS):
         clock.advance(3600)
         await play_game(service, ALICE, BOB, cells)
-    png = await service.rating_chart(ALICE.user_id, HERE.guild_id, **labels)
-    assert png is not None
-    image = Image.open(io.BytesIO(png))
+    chart = await service.rating_chart(ALICE.user_id, HERE.guild_id)
+    assert chart is not None and (chart.server_games, chart.global_games) == (3, 3)
+    image = Image.open(io.BytesIO(chart.png))
     assert image.format == "PNG" and image.size == (640, 320)
-    colours = {colour for _, colour in image.convert("RGB").getcolors(maxcolors=1 << 16) or []}
-    assert (9, 132, 227) in colours and (214, 48, 49) in colours  # the server's and the global line
+    assert {SERVER_RGB, GLOBAL_RGB} <= colours_of(image)
+    elsewhere = await service.rating_chart(ALICE.user_id, ELSEWHERE.guild_id)
+    assert elsewhere is not None and (elsewhere.server_games, elsewhere.global_games) == (0, 3)
+    only_global = colours_of(Image.open(io.BytesIO(elsewhere.png)))
+    assert GLOBAL_RGB in only_global and SERVER_RGB not in only_global
     async with service.database.read() as repo:
         scope = HERE.guild_id or 0
         changes = await repo.rating_changes(ALICE.user_id, scope)

@@ -358,11 +358,11 @@ class GamesCog(commands.Cog, name=GAMES_COG):
         place = place_of(interaction)
         target = user or interaction.user
         texts = await self._public_texts(place, interaction)
-        work = looking_back.stats_with_chart(self.service, texts, place, target.id)
+        work = looking_back.stats_with_chart(self.service, place, target.id)
         stats, chart = await within_deadline(interaction, work, thinking=True)
         embed = render.stats_embed(texts, stats, target.id)
-        looking_back.show_chart(embed, chart)
-        await looking_back.send_with_file(interaction, embed=embed, file=chart)
+        picture = looking_back.show_chart(texts, embed, chart)
+        await looking_back.send_with_file(interaction, embed=embed, file=picture)
 
     # /ttt history, review, replay
 

@@ -16,7 +16,7 @@ from bot.exts.games import render
 from bot.exts.games.render_review import (
     CHART_FILENAME,
     REPLAY_FILENAME,
-    chart_labels,
+    chart_caption,
     history_embed,
     replay_alt_text,
     replay_content,
@@ -24,7 +24,7 @@ from bot.exts.games.render_review import (
 )
 from bot.exts.games.respond import within_deadline
 from bot.i18n import Texts
-from bot.services import GameService, Place, PlayerStats
+from bot.services import GameService, Place, PlayerStats, RatingChart
 
 
 async def send_with_file(
@@ -88,17 +88,17 @@ async def show_history(
 
 
 async def stats_with_chart(
-    service: GameService, texts: Texts, place: Place, user_id: int
-) -> tuple[PlayerStats, discord.File | None]:
-    """A player's stats and, once they have rated games, their rating chart as a PNG attachment."""
+    service: GameService, place: Place, user_id: int
+) -> tuple[PlayerStats, RatingChart | None]:
+    """A player's stats and, once they have rated games, their rating chart."""
     stats = await service.stats(user_id, place.guild_id)
-    chart = await service.rating_chart(user_id, place.guild_id, **chart_labels(texts))
+    return stats, await service.rating_chart(user_id, place.guild_id)
+
+
+def show_chart(texts: Texts, embed: discord.Embed, chart: RatingChart | None) -> discord.File | None:
+    """Show the chart as the embed's image, saying what its colours mean; the file to attach."""
     if chart is None:
-        return stats, None
-    return stats, discord.File(io.BytesIO(chart), filename=CHART_FILENAME)
-
-
-def show_chart(embed: discord.Embed, chart: discord.File | None) -> None:
-    """Show the attached chart as the embed's image."""
-    if chart is not None:
-        embed.set_image(url=f"attachment://{CHART_FILENAME}")
+        return None
+    embed.set_image(url=f"attachment://{CHART_FILENAME}")
+    embed.set_footer(text=chart_caption(texts, chart))
+    return discord.File(io.BytesIO(chart.png), filename=CHART_FILENAME)

@@ -22,7 +22,7 @@ from bot.review_words import (
     summary_lines,
     verdict_text,
 )
-from bot.services import FinishedGames, GameHistory, GameReview, GameView, MoveReview, PlayerView
+from bot.services import FinishedGames, GameHistory, GameReview, GameView, MoveReview, PlayerView, RatingChart
 from bot.states import GameResult
 
 COLOUR_REVIEW = discord.Colour.blurple()
@@ -168,6 +168,8 @@ def history_embed(texts: Texts, games: FinishedGames) -> discord.Embed:
     return embed
 
 
-def chart_labels(texts: Texts) -> dict[str, str]:
-    """The legend of the rating chart: its server line and its global line."""
-    return {"server_label": texts.gettext("this server"), "global_label": texts.gettext("global")}
+def chart_caption(texts: Texts, chart: RatingChart) -> str:
+    """What the rating chart's colours mean (the picture itself has no words)."""
+    if chart.server_games:
+        return texts.gettext("Rating after each rated game: blue in this server, red across all servers.")
+    return texts.gettext("Rating after each rated game, across all servers (red).")
