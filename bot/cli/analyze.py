@@ -8,38 +8,41 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import Any, TextIO
 
-from bot.engine import Board, InvalidBoard, Status, analyze
+from bot.engine import Board, InvalidBoard, analyze
+from bot.engine.analysis import ANALYSIS_BUDGET_MS
+from bot.engine.oracle import SOLVED_SIZES
 
 STDIN = "-"
 
 
 def analysis_record(board: Board, budget_ms: int) -> dict[str, Any]:
     """The JSON object for a valid board, keys in their documented order."""
-    result = analyze(board, budget_ms=budget_ms)
-    ongoing = board.status is Status.ONGOING
-    return {
-        "board": board.compact,
-        "size": board.size,
-        "k": board.k,
-        "to_move": board.turn.value if ongoing else None,
-        "status": board.status.value,
-        "value": result.value.value if result.value is not None else None,
-        "plies": result.plies,
-        "exact": result.exact,
-        "best": list(result.best),
-        "moves": [{"cell": m.cell, "value": m.value.value, "plies": m.plies} for m in result.moves],
-    }
+    return analyze(board, budget_ms=budget_ms).as_dict()
 
 
-def record_for(text: str, budget_ms: int) -> tuple[dict[str, Any], bool]:
-    """The output object for one board text, and whether the board was valid."""
+@cache
+def _solved_line(board: Board) -> str:
+    """The JSON line of a board of a solved size (3x3), made once per process and then looked up."""
+    return json.dumps(analysis_record(board, ANALYSIS_BUDGET_MS))
+
+
+def analysis_line(board: Board, budget_ms: int) -> str:
+    """The JSON text of a valid board's analysis (without the newline)."""
+    if board.size in SOLVED_SIZES:
+        return _solved_line(board)
+    return json.dumps(analysis_record(board, budget_ms))
+
+
+def line_for(text: str, budget_ms: int) -> tuple[str, bool]:
+    """The output line (without the newline) for one board text, and whether the board was valid."""
     try:
         board = Board.parse(text)
     except InvalidBoard as error:
-        return {"board": text.strip(), "error": str(error)}, False
-    return analysis_record(board, budget_ms), True
+        return json.dumps({"board": text.strip(), "error": str(error)}), False
+    return analysis_line(board, budget_ms), True
 
 
 def _lines(stream: TextIO) -> Iterator[str]:
@@ -61,8 +64,8 @@ def run_analyze(boards: Sequence[str], budget_ms: int, stdin: TextIO, stdout: Te
     """Write one line per board and flush it at once; 0 when every board was valid, else 1."""
     all_valid = True
     for text in _texts(boards, stdin):
-        record, valid = record_for(text, budget_ms)
+        line, valid = line_for(text, budget_ms)
         all_valid &= valid
-        stdout.write(json.dumps(record) + "\n")
+        stdout.write(line + "\n")
         stdout.flush()
     return 0 if all_valid else 1

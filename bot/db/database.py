@@ -11,14 +11,14 @@ database stays consistent even then. ``FULL`` would add one fsync per move.
 Writes begin with ``BEGIN IMMEDIATE`` on SQLite: a transaction that reads the game
 and then updates it takes the write lock up front, so it waits for a concurrent
 writer (busy timeout) instead of failing when its snapshot is outdated. Within one
-process, writers also queue on an :class:`asyncio.Lock` rather than polling the
-file lock. PostgreSQL needs neither: the repository's compare-and-set on the
-game's version decides races there.
+process, write transactions are grouped into batches that run one at a time and
+share a commit (:mod:`bot.db.live_games`), so they never poll the file lock. On
+PostgreSQL, and between processes, the repository's compare-and-set on the game's
+version decides races.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.db.errors import DatabaseUnavailable
+from bot.db.live_games import LiveGameCache, WriteBatches
 from bot.db.repository import Repository
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -92,7 +93,11 @@ async def _outages_as_unavailable() -> AsyncIterator[None]:
 
 
 class Database:
-    """The engine and session factories of one process; hands out repositories in transactions."""
+    """The engine and session factories of one process; hands out repositories in transactions.
+
+    Writes go through :class:`~bot.db.live_games.WriteBatches` (group commit, with the
+    cache of games in :attr:`live_games`); reads run on sessions of their own.
+    """
 
     def __init__(
         self, url: str | URL, *, echo: bool = False, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS
@@ -102,22 +107,29 @@ class Database:
         self.engine = create_engine(self.url, echo=echo, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
         self._reads = async_sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
         writer = self.engine.execution_options(**{_WRITE_OPTION: True})
+        self.live_games = LiveGameCache()
+        self._batches: WriteBatches | None = None
         self._writes = async_sessionmaker(writer, expire_on_commit=False, autoflush=False)
-        self._write_lock = asyncio.Lock() if self.sqlite else None
+
+    @property
+    def batches(self) -> WriteBatches:
+        """The process's write batches (made on first use, inside the running event loop)."""
+        if self._batches is None:
+            self._batches = WriteBatches(self._writes, self.live_games)
+        return self._batches
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[Repository]:
-        """A repository in a write transaction: committed at the end, rolled back on any error.
+    async def write(self, *, isolated: bool = False) -> AsyncIterator[Repository]:
+        """A repository in a write transaction; leaves once the transaction is committed.
 
-        Raises :class:`DatabaseUnavailable` when the database fails underneath.
+        The transaction may be shared with other writers (group commit). A body that
+        raises before writing leaves the others alone; one that wrote and then raises
+        rolls back the whole batch, unless it is ``isolated`` (its own savepoint: for a
+        body that may refuse after writing). Raises :class:`DatabaseUnavailable` when the
+        database fails underneath or the batch was rolled back.
         """
-        async with _outages_as_unavailable():
-            if self._write_lock is None:
-                async with self._writes() as session, session.begin():
-                    yield Repository(session)
-                return
-            async with self._write_lock, self._writes() as session, session.begin():
-                yield Repository(session)
+        async with _outages_as_unavailable(), self.batches.session(isolated=isolated) as (session, batch):
+            yield Repository(session, self.live_games, batch)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Repository]:

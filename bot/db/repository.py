@@ -6,30 +6,85 @@ A :class:`Repository` wraps one session inside one transaction (see
 (``UPDATE games ... WHERE id = :id AND version = :version``): when two writers
 read the same version, the database applies exactly one of them, whether they
 run in one process or in several processes sharing one PostgreSQL server.
+
+In a write transaction the repository serves games from the process's
+:class:`~bot.db.live_games.LiveGameCache` and keeps it current (see
+:mod:`bot.db.live_games`); read transactions always ask the database.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Insert, Integer, and_, func, insert, literal, or_, select, update
+from sqlalchemy import (
+    Insert,
+    Integer,
+    Table,
+    Update,
+    and_,
+    bindparam,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from bot.db.live_games import Batch, LiveGameCache
 from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings, StoredReview
 from bot.db.transitions import columns
 from bot.states import LIVE_STATUSES, GameStatus, Transition
 
+_GAME_COLUMNS = tuple(Game.__table__.columns)
+_GAMES: Table = Game.__table__  # type: ignore[assignment]
+_MOVES: Table = Move.__table__  # type: ignore[assignment]
+_INSERT_MOVE = insert(_MOVES)
+
+
+@functools.cache
+def _compare_and_set(columns: tuple[str, ...]) -> Update:
+    """``UPDATE games SET <columns> WHERE id = :_id AND version = :_expected``, built once per column set."""
+    return (
+        update(_GAMES)
+        .where(_GAMES.c.id == bindparam("_id"), _GAMES.c.version == bindparam("_expected"))
+        .values({name: bindparam(name) for name in columns})
+    )
+
 
 class Repository:
-    """Queries over one session; the caller owns the transaction."""
+    """Queries over one session; the caller owns the transaction.
 
-    def __init__(self, session: AsyncSession) -> None:
+    ``cache`` and ``batch`` are given in write transactions: games are then read from
+    and kept in the cache, and every write is noted on the batch.
+    """
+
+    def __init__(
+        self, session: AsyncSession, cache: LiveGameCache | None = None, batch: Batch | None = None
+    ) -> None:
         self.session = session
+        self._cache = cache
+        self._batch = batch
+
+    def _writing(self) -> None:
+        """Note that this transaction writes (a failure after this rolls back its whole batch)."""
+        if self._batch is not None:
+            self._batch.writer_wrote = True
+
+    def _keep(self, game: Game) -> Game:
+        """Make ``game`` the cached copy of its row."""
+        if self._cache is not None:
+            self._cache.put(game)
+        if self._batch is not None:
+            self._batch.touched.add(game.id)
+        return game
 
     def _insert(self, model: type[Player] | type[Rating] | type[ServerSettings] | type[StoredReview]) -> Any:
         """An INSERT that supports ``on_conflict_do_*`` on the session's dialect."""
@@ -42,6 +97,7 @@ class Repository:
 
     async def save_player(self, user_id: int, display_name: str, now: datetime) -> None:
         """Insert the player, or update their last known display name."""
+        self._writing()
         statement = self._insert(Player).values(
             id=user_id, display_name=display_name, created_at=now, updated_at=now
         )
@@ -59,19 +115,42 @@ class Repository:
 
     # Games
 
-    async def game(self, game_id: int) -> Game | None:
-        return await self.session.get(Game, game_id)
+    async def game(self, game_id: int, *, cached: bool = False) -> Game | None:
+        """The game ``game_id``; with ``cached``, this process's copy when it has one.
+
+        A cached copy is as this process last committed or read it: another process may
+        have changed the game since. A compare-and-set on it then fails, and a caller
+        that refuses a request because of what the copy says should decide again on a
+        fresh read (``cached=False``, which also refreshes the cache).
+        """
+        if cached and self._cache is not None:
+            copy = self._cache.get(game_id)
+            if copy is not None:
+                if self._batch is not None:
+                    self._batch.touched.add(game_id)
+                return copy
+        game = await self.session.get(Game, game_id, populate_existing=self._cache is not None)
+        return None if game is None else self._keep(game)
 
     async def reload(self, game: Game) -> None:
-        """Read ``game`` again (after losing a compare-and-set, to show what won)."""
-        await self.session.refresh(game)
+        """Read ``game`` again from the database (after losing a compare-and-set, to show what won)."""
+        result = await self.session.execute(select(*_GAME_COLUMNS).where(Game.id == game.id))
+        row = result.one_or_none()
+        if row is None:
+            if self._cache is not None:
+                self._cache.drop(game.id)
+            return
+        for column, value in zip(_GAME_COLUMNS, row, strict=True):
+            set_committed_value(game, column.key, value)
+        self._keep(game)
 
     async def live_game(self, channel_id: int) -> Game | None:
         """The pending or active game of a channel, if any."""
         result = await self.session.execute(
             select(Game).where(Game.channel_id == channel_id, Game.status.in_(LIVE_STATUSES))
         )
-        return result.scalars().first()
+        game = result.scalars().first()
+        return None if game is None else self._keep(game)
 
     async def latest_game(self, channel_id: int) -> Game | None:
         """The channel's most recently started game, live or not."""
@@ -89,26 +168,30 @@ class Repository:
                 await self.session.flush()
         except IntegrityError:
             return None
-        return game
+        self._writing()
+        return self._keep(game)
 
     async def update_game(self, game: Game, **values: Any) -> bool:
         """Compare-and-set: apply ``values`` only if the stored version is still ``game.version``.
 
         On success the version goes up by one and ``game`` shows the new values; on
-        failure (another writer got there first) nothing changes and False is returned.
+        failure (another writer got there first) nothing changes and False is returned, and
+        the game leaves the cache, so that its next use reads what the other writer stored.
         """
         expected = game.version
         values["version"] = expected + 1
-        result = await self.session.execute(
-            update(Game)
-            .where(Game.id == game.id, Game.version == expected)
-            .values(**values)
-            .execution_options(synchronize_session=False)
+        connection = await self.session.connection()
+        result = await connection.execute(
+            _compare_and_set(tuple(sorted(values))), {**values, "_id": game.id, "_expected": expected}
         )
         if getattr(result, "rowcount", 0) != 1:
+            if self._cache is not None:
+                self._cache.drop(game.id)
             return False
+        self._writing()
         for name, value in values.items():
             set_committed_value(game, name, value)
+        self._keep(game)
         return True
 
     async def apply(self, game: Game, transition: Transition) -> bool:
@@ -123,7 +206,15 @@ class Repository:
             .values(message_channel_id=channel_id, message_id=message_id)
             .execution_options(synchronize_session=False)
         )
-        return getattr(result, "rowcount", 0) == 1
+        if getattr(result, "rowcount", 0) != 1:
+            return False
+        self._writing()
+        cached = None if self._cache is None else self._cache.get(game_id)
+        if cached is not None:
+            set_committed_value(cached, "message_channel_id", channel_id)
+            set_committed_value(cached, "message_id", message_id)
+            self._keep(cached)
+        return True
 
     async def last_game_created_by(self, user_id: int) -> Game | None:
         """The newest game (or challenge) ``user_id`` started."""
@@ -223,20 +314,23 @@ class Repository:
         self, game_id: int, moves: Sequence[tuple[int, int, str, int | None]], played_at: datetime
     ) -> None:
         """Insert consecutive moves of a game, each ``(ply, cell, mark, player_id)``, in one statement."""
-        await self.session.execute(
-            insert(Move).values(
-                [
-                    {
-                        "game_id": game_id,
-                        "ply": ply,
-                        "cell": cell,
-                        "mark": mark,
-                        "player_id": player_id,
-                        "played_at": played_at,
-                    }
-                    for ply, cell, mark, player_id in moves
-                ]
-            )
+        self._writing()
+        if self._batch is not None:
+            self._batch.stores_moves = True
+        connection = await self.session.connection()
+        await connection.execute(
+            _INSERT_MOVE,
+            [
+                {
+                    "game_id": game_id,
+                    "ply": ply,
+                    "cell": cell,
+                    "mark": mark,
+                    "player_id": player_id,
+                    "played_at": played_at,
+                }
+                for ply, cell, mark, player_id in moves
+            ],
         )
 
     async def moves(self, game_id: int) -> Sequence[Move]:
@@ -250,6 +344,7 @@ class Repository:
     ) -> dict[tuple[int, int], Rating]:
         """The rating rows of these players in these scopes, created at ``initial`` if missing,
         locked for this transaction (in a fixed order, so two games ending at once cannot deadlock)."""
+        self._writing()
         rows = [
             {
                 "player_id": player_id,
@@ -281,12 +376,14 @@ class Repository:
 
     async def store_review(self, game_id: int, moves: str, now: datetime) -> None:
         """Keep a game's review; a review another process stored first stays."""
+        self._writing()
         statement = self._insert(StoredReview).values(game_id=game_id, moves=moves, created_at=now)
         await self.session.execute(statement.on_conflict_do_nothing())
 
     async def add_rating_change(
         self, player_id: int, scope: int, game_id: int, rating: float, played_at: datetime
     ) -> None:
+        self._writing()
         self.session.add(
             RatingChange(
                 player_id=player_id, scope=scope, game_id=game_id, rating=rating, played_at=played_at
@@ -338,6 +435,7 @@ class Repository:
         return result.scalar_one_or_none()
 
     async def set_server_language(self, guild_id: int, language: str | None, now: datetime) -> None:
+        self._writing()
         statement = self._insert(ServerSettings).values(guild_id=guild_id, language=language, updated_at=now)
         statement = statement.on_conflict_do_update(
             index_elements=[ServerSettings.guild_id], set_={"language": language, "updated_at": now}

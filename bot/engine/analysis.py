@@ -3,15 +3,20 @@
 Values are for the side to move. ``plies`` counts how long the game lasts from
 here when the winner wins as fast as it can and the loser loses as slowly as it
 can; a draw lasts until the board is full.
+
+On 3x3 every analysis is made once per process and then looked up (:func:`analyze`
+returns the same frozen :class:`Analysis` for the same board): the whole game has
+5,478 positions, so the table is small, and an answer costs a dictionary look-up.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import cache
 
 from bot.engine.board import Board
-from bot.engine.oracle import score_moves
+from bot.engine.oracle import SOLVED_SIZES, score_moves
 from bot.engine.scores import outcome_name, plies_left
 
 ANALYSIS_BUDGET_MS = 2000
@@ -82,7 +87,22 @@ def verdict_of(score: int, marks: int, cells: int) -> tuple[Outcome, int]:
 
 
 def analyze(board: Board, budget_ms: int = ANALYSIS_BUDGET_MS) -> Analysis:
-    """Value every legal move of ``board``; exact unless the time budget cut the search short."""
+    """Value every legal move of ``board``; exact unless the time budget cut the search short.
+
+    A solved size (3x3) is always exact and never needs the budget: its analyses are kept.
+    """
+    if board.size in SOLVED_SIZES:
+        return solved_analysis(board)
+    return _analyze(board, budget_ms)
+
+
+@cache
+def solved_analysis(board: Board) -> Analysis:
+    """The analysis of a board of a solved size, made on first use and then looked up."""
+    return _analyze(board, ANALYSIS_BUDGET_MS)
+
+
+def _analyze(board: Board, budget_ms: int) -> Analysis:
     if board.is_over:
         return Analysis(board, None, None, True, (), ())
     result = score_moves(board, budget_ms, all_values=True)

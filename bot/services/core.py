@@ -54,8 +54,9 @@ class ServiceCore:
             raise refusals.Unavailable() from error
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[Repository]:
-        async with self._guard(), self.database.write() as repo:
+    async def write(self, *, isolated: bool = False) -> AsyncIterator[Repository]:
+        """A write transaction; ``isolated`` for one that may refuse after it wrote (``Database.write``)."""
+        async with self._guard(), self.database.write(isolated=isolated) as repo:
             yield repo
 
     @asynccontextmanager
@@ -108,14 +109,19 @@ class ServiceCore:
 
     # Lookups
 
-    async def game_here(self, repo: Repository, place: Place, game_id: int | None) -> Game:
-        """The game a request is about: ``game_id`` (which must be in this channel) or the live one."""
+    async def game_here(
+        self, repo: Repository, place: Place, game_id: int | None, *, cached: bool = False
+    ) -> Game:
+        """The game a request is about: ``game_id`` (which must be in this channel) or the live one.
+
+        ``cached``: this process's copy of ``game_id`` will do (see :meth:`Repository.game`).
+        """
         if game_id is None:
             game = await repo.live_game(place.channel_id)
             if game is None:
                 raise refusals.NoGame()
             return game
-        found = await repo.game(game_id)
+        found = await repo.game(game_id, cached=cached)
         if found is None or found.channel_id != place.channel_id or found.guild_id != place.guild_id:
             raise refusals.GameElsewhere()
         return found

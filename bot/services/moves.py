@@ -53,10 +53,32 @@ class Moves:
     async def move(
         self, place: Place, user: Actor, cell: str | int, game_id: int | None, expected_ply: int | None
     ) -> GameView:
+        """A human's move. A button's (``game_id`` given) is first decided on this process's
+        cached copy of the game, with no read from the database; a refusal is decided again on
+        a fresh read, since another process may have changed the game since this one saw it."""
+        if game_id is None:
+            return await self._move(place, user, cell, None, expected_ply, cached=False)
+        try:
+            return await self._move(place, user, cell, game_id, expected_ply, cached=True)
+        except refusals.Unavailable:
+            raise
+        except refusals.Refusal:
+            return await self._move(place, user, cell, game_id, expected_ply, cached=False)
+
+    async def _move(
+        self,
+        place: Place,
+        user: Actor,
+        cell: str | int,
+        game_id: int | None,
+        expected_ply: int | None,
+        *,
+        cached: bool,
+    ) -> GameView:
         core = self._core
         now = core.clock()
         async with core.write() as repo:
-            game = await core.game_here(repo, place, game_id)
+            game = await core.game_here(repo, place, game_id, cached=cached)
             names = await core.names(repo, game)
             board = rules.check_turn(game, user.user_id, expected_ply, names)
             index = rules.cell_index(cell, board)

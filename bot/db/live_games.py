@@ -1,0 +1,235 @@
+"""The write path of one process: a write-through cache of games and group commit.
+
+Every write transaction of the bot goes through :class:`WriteBatches` (see
+:meth:`bot.db.database.Database.write`):
+
+- **Group commit.** Writes that arrive together share one database transaction and one
+  commit. The first writer opens a batch; writers that arrive while it is open join it;
+  their bodies run one after another on the batch's session, and the batch commits as
+  soon as the last body that joined is done. Each writer's ``write()`` returns only after
+  the commit that holds its changes, so nothing is reported done before it is durable. A
+  process has one batch transaction at a time: writers arriving during a commit form the
+  next batch, which is how batches grow under load.
+- **Serialised without a round trip.** Because the bodies of one process run one at a
+  time, two clicks on one game are ordered in memory; the database is not asked to lock.
+- **Write-through cache.** :class:`LiveGameCache` keeps the games this process has read
+  or written, as of their last commit, so a move needs no ``SELECT``. Every change is
+  still a compare-and-set on the game's version (``UPDATE ... WHERE version = :seen``):
+  when another process changed the game meanwhile, the update applies to no row, the
+  cached game is dropped and read again on its next use.
+- **All or nothing.** A body that fails after it wrote (or a database error, or a failed
+  commit) rolls the whole batch back; the other writers of that batch get
+  :class:`DatabaseUnavailable` ("try again") and nothing of the batch is kept. A refusal
+  raised before any write (the usual case: the rules check before they write) leaves the
+  batch alone. Every game the failed batch touched leaves the cache.
+
+Test-only fault hook: with ``TTT_TEST_KILL_AT=before-move-commit`` (or
+``after-move-commit``) in the environment, the process kills itself with SIGKILL right
+before (or right after) the first commit of a batch that stores a move, so tests can
+check that a click is answered only after its move is committed. Without the variable
+(production) the hook does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.errors import DatabaseUnavailable
+from bot.db.models import Game
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 20_000
+"""Games kept in memory; the oldest entry leaves first once this many are cached."""
+MAX_BATCH = 200
+"""Writers per batch; one more opens the next batch."""
+KILL_AT_VARIABLE = "TTT_TEST_KILL_AT"
+KILL_POINTS = ("before-move-commit", "after-move-commit")
+
+
+class LiveGameCache:
+    """Games by id, as of their last commit in this process (or their last read from the database)."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self._games: dict[int, Game] = {}
+        self._size = size
+
+    def get(self, game_id: int) -> Game | None:
+        return self._games.get(game_id)
+
+    def put(self, game: Game) -> None:
+        if game.id not in self._games and len(self._games) >= self._size:
+            del self._games[next(iter(self._games))]
+        self._games[game.id] = game
+
+    def drop(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+class Batch:
+    """Writers sharing one transaction; see :class:`WriteBatches`."""
+
+    def __init__(self) -> None:
+        self.turn = asyncio.Lock()
+        """Held by the writer whose body is running: bodies run one at a time."""
+        self.joined = 0
+        self.finished = 0
+        self.session: AsyncSession | None = None
+        self.failure: BaseException | None = None
+        self.touched: set[int] = set()
+        """Ids of the games the batch read or changed: they leave the cache if it fails."""
+        self.stores_moves = False
+        self.writer_wrote = False
+        """Whether the body running now has written (set by the repository)."""
+        self.outcome: asyncio.Future[BaseException | None] = asyncio.get_running_loop().create_future()
+        """Resolved when the batch has ended: None once committed, else why it was rolled back."""
+
+
+def _kill_point() -> str | None:
+    point = os.environ.get(KILL_AT_VARIABLE)
+    if point is None:
+        return None
+    if point not in KILL_POINTS:
+        raise ValueError(f"{KILL_AT_VARIABLE} must be one of {', '.join(KILL_POINTS)}, not {point!r}")
+    log.warning("Test fault hook armed: this process kills itself at %s", point)
+    return point
+
+
+class WriteBatches:
+    """Group commit of one process's write transactions (the module docstring tells how)."""
+
+    def __init__(
+        self, sessions: Callable[[], AsyncSession], cache: LiveGameCache, max_batch: int = MAX_BATCH
+    ) -> None:
+        self._sessions = sessions
+        self.cache = cache
+        self._max_batch = max_batch
+        self._filling: Batch | None = None
+        self._transaction = asyncio.Lock()
+        """One batch transaction at a time in this process."""
+        self._kill_at = _kill_point()
+        self.commits = 0
+        self.writes = 0
+
+    @asynccontextmanager
+    async def session(self, *, isolated: bool = False) -> AsyncIterator[tuple[AsyncSession, Batch]]:
+        """The session of the batch this writer joined, for the length of the writer's body.
+
+        Leaves once the batch has committed; raises :class:`DatabaseUnavailable` when the
+        batch was rolled back (the body's own exception, if it raised, passes through).
+        ``isolated`` runs the body in a savepoint of its own, for a body that may refuse
+        after it wrote: its exception then undoes its writes alone, not the batch's.
+        """
+        batch = self._join()
+        try:
+            async with batch.turn:
+                if batch.failure is not None:
+                    raise DatabaseUnavailable("write batch rolled back") from batch.failure
+                try:
+                    session = await self._begin(batch)
+                except BaseException as error:
+                    batch.failure = batch.failure or error
+                    raise
+                batch.writer_wrote = False
+                savepoint = await session.begin_nested() if isolated else None
+                try:
+                    yield session, batch
+                except BaseException as error:
+                    if savepoint is not None and not _spoils_batch(error, None):
+                        await savepoint.rollback()
+                        for game_id in batch.touched:
+                            self.cache.drop(game_id)
+                    elif batch.failure is None and _spoils_batch(error, batch):
+                        batch.failure = error
+                    raise
+                if savepoint is not None:
+                    await savepoint.commit()
+        finally:
+            batch.finished += 1
+            if batch.finished == batch.joined:
+                if self._filling is batch:  # closed to newcomers before the commit is even scheduled
+                    self._filling = None
+                await asyncio.shield(asyncio.ensure_future(self._end(batch)))
+        failure = await asyncio.shield(batch.outcome)
+        if failure is not None:
+            raise DatabaseUnavailable("write batch rolled back") from failure
+
+    def _join(self) -> Batch:
+        batch = self._filling
+        if batch is None or batch.joined >= self._max_batch:
+            batch = self._filling = Batch()
+        batch.joined += 1
+        self.writes += 1
+        return batch
+
+    async def _begin(self, batch: Batch) -> AsyncSession:
+        if batch.session is None:
+            await self._transaction.acquire()
+            try:
+                session = self._sessions()
+                await session.begin()
+            except BaseException:
+                self._transaction.release()
+                raise
+            batch.session = session
+        return batch.session
+
+    async def _end(self, batch: Batch) -> None:
+        """Commit the batch (or roll it back after a failure) and tell every writer how it went."""
+        session = batch.session
+        if session is None:  # every writer left before its body ran
+            batch.outcome.set_result(batch.failure)
+            return
+        try:
+            if batch.failure is None:
+                self._maybe_kill(batch, "before-move-commit")
+                try:
+                    await session.commit()
+                except BaseException as error:
+                    batch.failure = error
+                else:
+                    self.commits += 1
+                    self._maybe_kill(batch, "after-move-commit")
+            if batch.failure is not None:
+                for game_id in batch.touched:
+                    self.cache.drop(game_id)
+                try:
+                    await session.rollback()
+                except Exception as error:
+                    log.debug("Rollback after a failed write batch failed too: %r", error)
+        finally:
+            try:
+                await session.close()
+            except Exception as error:
+                log.debug("Closing the session of a write batch failed: %r", error)
+            self._transaction.release()
+            batch.outcome.set_result(batch.failure)
+
+    def _maybe_kill(self, batch: Batch, point: str) -> None:
+        if self._kill_at == point and batch.stores_moves:
+            log.warning("Test fault hook: killing this process %s", point.replace("-", " "))
+            logging.shutdown()
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _spoils_batch(error: BaseException, batch: Batch | None) -> bool:
+    """Whether a body's exception must roll back its whole batch.
+
+    It must when the database failed underneath, when the body did not end normally
+    (cancelled), or when the body wrote something outside a savepoint of its own
+    (``batch`` None: the body has one, so its writes can be taken back alone).
+    """
+    if not isinstance(error, Exception) or isinstance(error, SQLAlchemyError | OSError | DatabaseUnavailable):
+        return True
+    return batch is not None and batch.writer_wrote
