@@ -215,6 +215,22 @@ def extract(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> None:
         else:
             arguments += ["--no-wrap"]
         pybabel(["pybabel", "-q", command, *arguments])
+    drop_creation_date(template)
+    for language in TRANSLATED:
+        drop_creation_date(catalogue_folder(language, locales) / f"{DOMAIN}.po")
+
+
+CREATION_DATE = '"POT-Creation-Date:'
+
+
+def drop_creation_date(path: Path) -> None:
+    """Leave out the header line that says when the template was made.
+
+    It changes on every extraction and says nothing the history does not, so every
+    extraction in every branch would touch every catalogue and make merges conflict.
+    """
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(line for line in lines if not line.startswith(CREATION_DATE)), encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.i18n import TRANSLATED, by_code
 from bot.i18n.catalogues import LOCALES_DIR
-from bot.i18n.tooling import check, source_messages
+from bot.i18n.tooling import check, extract, source_messages
 from bot.services import refusals
 
 REPO = Path(__file__).resolve().parents[2]
@@ -132,3 +132,13 @@ def test_every_refusal_of_the_service_is_a_message_of_the_catalogues() -> None:
     for kind in every_refusal():
         forms = (kind.template,) if kind.plural is None else (kind.template, kind.plural)
         assert marked.get((kind.template, None)) == forms, f"{kind.__name__}: mark its template with N_"
+
+
+def test_extracting_again_changes_nothing(tmp_path: Path) -> None:
+    """The committed catalogues are what ``make i18n-extract`` writes: no date or order churn to merge."""
+    source = tmp_path / "bot"
+    shutil.copytree(REPO / "bot", source, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+    locales = source / "locales"
+    before = {path: path.read_text() for path in locales.rglob("*.po*")}
+    extract(source, locales)
+    assert {path: path.read_text() for path in locales.rglob("*.po*")} == before
