@@ -52,6 +52,7 @@ async def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
         "moves": "game_id, ply",
         "ratings": "player_id, scope",
         "rating_changes": "player_id, scope, game_id",
+        "reviews": "game_id",
     }
     try:
         async with engine.connect() as connection:
