@@ -41,7 +41,7 @@ async def test_a_member_who_just_started_must_wait_and_is_told_how_long(
     assert not first.ephemeral
     await private_answer(await table.slash("alice", "ttt cancel"))
     await boards_recorded(bot)
-    before = snapshot(bot)
+    before = await snapshot(bot.env["DATABASE_URL"])
 
     attempts: list[tuple[str, Channel, dict[str, Any]]] = [
         ("ttt start", table.new_channel("again"), {"level": "easy"}),
@@ -51,7 +51,7 @@ async def test_a_member_who_just_started_must_wait_and_is_told_how_long(
     for command, channel, options in attempts:
         refused = await private_answer(await table.slash("alice", command, where=channel, **options))
         assert 0 < seconds_left(refused) <= COOLDOWN, refused
-    assert not changes(before, snapshot(bot))
+    assert not changes(before, await snapshot(bot.env["DATABASE_URL"]))
 
     other = await answer(await table.slash("bob", "ttt start", where=table.new_channel("bob"), level="easy"))
     assert not other.ephemeral, "the cooldown is per member"

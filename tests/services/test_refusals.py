@@ -17,8 +17,8 @@ from tests.services.helpers import (
     THERE,
     ManualClock,
     make_service,
-    snapshot,
 )
+from tests.support.store import snapshot
 
 Attempt = Callable[[GameService, GameView], Awaitable[object]]
 
