@@ -1,7 +1,8 @@
-"""What an engine worker process runs besides the engine: its initializer and the warm-up task.
+"""What a worker process runs besides its work: the initializers and the engine's warm-up task.
 
-The engine pool starts its workers with ``spawn``: each is a fresh interpreter that
-imports the module of every function it is handed. These two live here, outside
+The engine pool (and the pictures worker, :mod:`bot.services.picture_pool`) start their
+workers with ``spawn``: each is a fresh interpreter that imports the module of every
+function it is handed. These live here, outside
 ``bot.services`` (whose package imports the game service, the database layer and
 SQLAlchemy), so that a worker imports only this module and ``bot.engine``: it is ready
 in about a tenth of a second instead of half a second or more, which every bot start
