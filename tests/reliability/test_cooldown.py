@@ -2,7 +2,8 @@
 
 One member cannot flood channels with games or another member with challenges: after a
 start, their next start (a game against me, a challenge, a rematch) is refused, privately,
-with the time left, and nothing is stored. Other members are not held back.
+with the time left, and nothing is stored, unless their last game was played out (both sides
+moved and it ended with a result). Other members are not held back.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ async def test_a_member_who_just_started_must_wait_and_is_told_how_long(
     assert sorted(row[0] for row in games) == sorted([table["alice"].id, table["bob"].id])
 
 
-async def test_a_rematch_counts_as_a_start(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+async def test_a_rematch_after_resigning_at_once_counts_as_a_start(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
     table = Table.create(emu, "dora")
     board = await answer(await table.slash("dora", "ttt start", level="easy"))
     await answer(await table.click(board, board.button(label="Resign").custom_id or "", "dora"))
