@@ -11,9 +11,10 @@
   The bot imports Pillow at start; matplotlib only with the first chart.
 - **clicks while pictures render**: moves in games between members through the
   game service (SQLite), one after another, timed one by one. The same moves are
-  timed with nothing else going on and while other tasks keep asking for replays
-  and charts (drawn in the service's pictures worker process), in alternating rounds of
-  the same run; the result is the ratio of the medians (and of the 95th percentiles).
+  timed with nothing else going on, while other tasks keep asking the service for
+  replays and charts (their database reads included), and while other tasks only
+  keep the pictures worker drawing, in alternating rounds of the same run; the
+  result is the ratio of the medians (and of the 95th percentiles).
 """
 
 from __future__ import annotations
@@ -164,15 +165,26 @@ async def click_latency(rounds: int, clicks: int) -> dict[str, list[float]]:
             await service.move(seeds, alice if ply % 2 == 0 else bob, cell)
         finished.append(game.id)
 
-    latencies: dict[str, list[float]] = {"idle": [], "pictures": []}
+    latencies: dict[str, list[float]] = {"idle": [], "pictures": [], "drawing": []}
     drawn = 0
+    replay_args = (3, [ReplayMove(c, "XO"[i % 2]) for i, c in enumerate(DRAW_3X3)], (), None)
+    series = chart_series(12)
 
     async def painter(stop: asyncio.Event) -> None:
+        """Whole requests: the game or the ratings read from the database, then the picture drawn."""
         nonlocal drawn
         while not stop.is_set():
             game_id = random.choice(finished)
             await service.replay(game_id, place=seeds, user_id=alice.user_id)
             await service.rating_chart(alice.user_id, seeds.guild_id)
+            drawn += 2
+
+    async def drawer(stop: asyncio.Event) -> None:
+        """Drawing alone, in the pictures worker: what the pictures themselves cost the clicks."""
+        nonlocal drawn
+        while not stop.is_set():
+            await service.pictures.draw(render_replay, *replay_args)
+            await service.pictures.draw(render_rating_chart, series)
             drawn += 2
 
     async def play(kind: str, channel: int) -> None:
@@ -196,13 +208,14 @@ async def click_latency(rounds: int, clicks: int) -> dict[str, list[float]]:
     for _ in range(rounds):
         channel += 1
         await play("idle", channel)
-        stop = asyncio.Event()
-        painters = [asyncio.create_task(painter(stop)) for _ in range(2)]
-        await asyncio.sleep(0)
-        channel += 1
-        await play("pictures", channel)
-        stop.set()
-        await asyncio.gather(*painters)
+        for kind, busy in (("pictures", painter), ("drawing", drawer)):
+            stop = asyncio.Event()
+            tasks = [asyncio.create_task(busy(stop)) for _ in range(2)]
+            await asyncio.sleep(0)
+            channel += 1
+            await play(kind, channel)
+            stop.set()
+            await asyncio.gather(*tasks)
     await service.close()
     engine_thread.shutdown()
     latencies["drawn"] = [float(drawn)]
@@ -214,6 +227,11 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def ratio_row(name: str, values: list[float], baseline: list[float]) -> str:
+    median = statistics.median(values) / statistics.median(baseline)
+    return f"| {name} | | {median:.2f} | {percentile(values, 0.95) / percentile(baseline, 0.95):.2f} |"
+
+
 def row(name: str, values: list[float]) -> str:
     return f"| {name} | {len(values)} | {statistics.median(values):.2f} | {percentile(values, 0.95):.2f} |"
 
@@ -222,7 +240,7 @@ def markdown(rounds: int) -> str:
     pictures = picture_rows(rounds)
     imports = import_rows()
     clicks = asyncio.run(click_latency(rounds=max(4, rounds // 4), clicks=27))
-    idle, busy = clicks["idle"], clicks["pictures"]
+    idle, busy, drawing = clicks["idle"], clicks["pictures"], clicks["drawing"]
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     lines = [
         f"# Pictures: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
@@ -237,16 +255,18 @@ def markdown(rounds: int) -> str:
         "| --- | --- |",
         *(f"| {name} | {ms:.0f} |" for name, ms in imports),
         "",
-        "Clicks (moves through the service, SQLite) while two tasks keep asking for replays and charts "
-        f"({int(clicks['drawn'][0])} pictures drawn meanwhile, in the pictures worker process), "
-        "against the same clicks with nothing else running:",
+        "Clicks (moves through the service, SQLite) while two tasks keep asking the service for replays "
+        "and charts (each request reads the game or the ratings, then the picture is drawn in the pictures "
+        "worker process), and while two tasks only keep the worker drawing "
+        f"({int(clicks['drawn'][0])} pictures in all), against the same clicks with nothing else running:",
         "",
         "| clicks | n | median ms | p95 ms |",
         "| --- | --- | --- | --- |",
         row("nothing else running", idle),
-        row("while pictures render", busy),
-        f"| ratio | | {statistics.median(busy) / statistics.median(idle):.2f} | "
-        f"{percentile(busy, 0.95) / percentile(idle, 0.95):.2f} |",
+        row("while replay and chart requests run", busy),
+        row("while the worker only draws", drawing),
+        ratio_row("ratio, requests", busy, idle),
+        ratio_row("ratio, drawing only", drawing, idle),
         "",
     ]
     return "\n".join(lines)

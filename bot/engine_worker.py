@@ -1,7 +1,8 @@
-"""What an engine worker process runs besides the engine: its initializer and the warm-up task.
+"""What a worker process runs besides its work: the initializers and the engine's warm-up task.
 
-The engine pool starts its workers with ``spawn``: each is a fresh interpreter that
-imports the module of every function it is handed. These two live here, outside
+The engine pool (and the pictures worker, :mod:`bot.services.picture_pool`) start their
+workers with ``spawn``: each is a fresh interpreter that imports the module of every
+function it is handed. These live here, outside
 ``bot.services`` (whose package imports the game service, the database layer and
 SQLAlchemy), so that a worker imports only this module and ``bot.engine``: it is ready
 in about a tenth of a second instead of half a second or more, which every bot start
@@ -10,6 +11,7 @@ and every restart after a crash pays.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -45,3 +47,17 @@ def init_worker() -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+PICTURE_WORKER_NICENESS = 10
+"""How much lower the pictures worker runs than the bot: a busy machine serves clicks first."""
+
+
+def init_picture_worker() -> None:
+    """The pictures worker's initializer: as :func:`init_worker`, at a lower scheduling priority.
+
+    A picture can wait a few milliseconds more; a click should not wait behind one.
+    """
+    init_worker()
+    with contextlib.suppress(OSError):
+        os.nice(PICTURE_WORKER_NICENESS)

@@ -46,10 +46,12 @@ class InFlight:
 
     @property
     def count(self) -> int:
+        """How many interactions are in flight."""
         return self._count
 
     @contextlib.asynccontextmanager
     async def track(self) -> AsyncIterator[None]:
+        """Count the block as an interaction in flight until it ends."""
         self._count += 1
         self._idle.clear()
         try:
@@ -69,6 +71,8 @@ class InFlight:
 
 
 class Stage(enum.Enum):
+    """What the bot does with new interactions: handle them, ask to try again, or nothing."""
+
     OPEN = "open"
     REFUSING = "refusing"
     CLOSED = "closed"

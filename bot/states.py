@@ -24,6 +24,7 @@ class GameStatus(enum.StrEnum):
 
     @property
     def is_live(self) -> bool:
+        """Whether the game still waits for someone: a pending challenge or an active game."""
         return self in LIVE_STATUSES
 
 
@@ -61,6 +62,7 @@ class Ending:
 
     @property
     def rated(self) -> bool:
+        """Whether the game counts for the ratings."""
         return self.rating_weight > 0
 
 

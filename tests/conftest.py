@@ -15,6 +15,7 @@ import pytest_asyncio
 
 from discord_emulator import DiscordEmulator
 from discord_emulator.fixtures import api_spec, no_spec_violations
+from discord_emulator.openapi import unclaimed
 from tests.support.bot import BotUnderTest
 
 __all__ = ["api_spec", "no_spec_violations"]
@@ -25,6 +26,14 @@ pytest_plugins = ["pytester"]
 @pytest.fixture(autouse=True)
 def _discord_would_accept(no_spec_violations: None) -> Iterator[None]:
     yield
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A request Discord would refuse made after the last test of a module (a bot stopping) fails the run."""
+    if unclaimed:
+        found = "\n".join(str(violation) for violation in unclaimed)
+        print(f"\nrequests that Discord would refuse, after the tests that ran:\n{found}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

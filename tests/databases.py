@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot.db.migrate import upgrade_to_head
 
 DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-TABLES = ("rating_changes", "moves", "ratings", "games", "players")
+TABLES = ("reviews", "rating_changes", "moves", "ratings", "games", "players")
 
 
 def postgres_base_url() -> URL:

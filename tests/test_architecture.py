@@ -57,6 +57,17 @@ RULES = (
         ("bot.exts", "bot.bot", "discord"),
         "the terminal and the Discord adapter stand side by side",
     ),
+    Rule(
+        ("bot.pictures",),
+        ("bot", "discord", "sqlalchemy", "asyncio"),
+        "pictures are drawn from plain values, the same for every adapter, in a worker process",
+    ),
+    Rule(
+        ("bot.review_words",),
+        ("discord", "bot.exts", "bot.bot", "bot.cli", "bot.db"),
+        "the review's sentences are shared by both adapters, so they belong to neither",
+        direct=True,
+    ),
     Rule(("discord_emulator",), ("bot",), "the emulator knows nothing of the bot it serves"),
     Rule(("bot",), ("discord_emulator",), "the bot knows nothing of the emulator it is tested against"),
 )

@@ -35,8 +35,10 @@ def _load(module_name: str, attribute: str) -> object:
 
 
 def upgrade_to_head() -> UpgradeToHead:
+    """The migration of the database to the newest schema, imported when first needed."""
     return cast(UpgradeToHead, _load("bot.db.migrate", "upgrade_to_head"))
 
 
 def run_bot() -> RunBot:
+    """The Discord bot's entry point, imported when first needed (it brings discord.py)."""
     return cast(RunBot, _load("bot.bot", "run_bot"))

@@ -2,7 +2,17 @@
 
 from bot.db.database import Database, create_engine, is_sqlite
 from bot.db.errors import DatabaseUnavailable
-from bot.db.models import GLOBAL_SCOPE, Base, Game, Move, Player, Rating, RatingChange, ServerSettings
+from bot.db.models import (
+    GLOBAL_SCOPE,
+    Base,
+    Game,
+    Move,
+    Player,
+    Rating,
+    RatingChange,
+    ServerSettings,
+    StoredReview,
+)
 from bot.db.repository import Repository
 
 __all__ = [
@@ -17,6 +27,7 @@ __all__ = [
     "RatingChange",
     "Repository",
     "ServerSettings",
+    "StoredReview",
     "create_engine",
     "is_sqlite",
 ]

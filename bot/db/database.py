@@ -41,6 +41,7 @@ _WRITE_OPTION = "ttt_write"
 
 
 def is_sqlite(url: str | URL) -> bool:
+    """Whether ``url`` names a SQLite database."""
     return make_url(url).get_backend_name() == "sqlite"
 
 
@@ -141,4 +142,5 @@ class Database:
             yield Repository(session)
 
     async def close(self) -> None:
+        """Close every connection of the pool."""
         await self.engine.dispose()

@@ -22,6 +22,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    Text,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -194,3 +195,17 @@ class RatingChange(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     played_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class StoredReview(Base):
+    """The engine's review of a game that is over, computed once: one JSON object per move, in order.
+
+    Each object holds the move's ``ply``, ``cell``, ``mark``, ``exact``, ``before`` and ``after``
+    (``{"value", "plies"}``) and ``best``, as ``python -m bot review --json`` prints them.
+    """
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    moves: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)

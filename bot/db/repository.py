@@ -39,7 +39,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
 from bot.db.live_games import Batch, LiveGameCache
-from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings
+from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings, StoredReview
 from bot.db.transitions import columns
 from bot.states import LIVE_STATUSES, GameStatus, Transition
 
@@ -86,7 +86,7 @@ class Repository:
             self._batch.touched.add(game.id)
         return game
 
-    def _insert(self, model: type[Player] | type[Rating] | type[ServerSettings]) -> Any:
+    def _insert(self, model: type[Player] | type[Rating] | type[ServerSettings] | type[StoredReview]) -> Any:
         """An INSERT that supports ``on_conflict_do_*`` on the session's dialect."""
         dialect = self.session.get_bind().dialect.name
         module: Any = postgresql if dialect == "postgresql" else sqlite
@@ -368,6 +368,17 @@ class Repository:
             .with_for_update()
         )
         return {(row.player_id, row.scope): row for row in result.scalars().all()}
+
+    async def stored_review(self, game_id: int) -> str | None:
+        """The review kept for a game (its moves as JSON), if one was computed."""
+        review = await self.session.get(StoredReview, game_id)
+        return None if review is None else review.moves
+
+    async def store_review(self, game_id: int, moves: str, now: datetime) -> None:
+        """Keep a game's review; a review another process stored first stays."""
+        self._writing()
+        statement = self._insert(StoredReview).values(game_id=game_id, moves=moves, created_at=now)
+        await self.session.execute(statement.on_conflict_do_nothing())
 
     async def add_rating_change(
         self, player_id: int, scope: int, game_id: int, rating: float, played_at: datetime

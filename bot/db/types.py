@@ -22,6 +22,7 @@ class UtcDateTime(TypeDecorator[datetime]):
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """The datetime as stored: timezone-aware, in UTC."""
         if value is None:
             return None
         if value.tzinfo is None:
@@ -29,6 +30,7 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """The stored datetime, read back as timezone-aware UTC."""
         if value is None:
             return None
         if value.tzinfo is None:

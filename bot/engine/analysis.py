@@ -59,6 +59,7 @@ class Analysis:
     """How many plies deep the search looked (0 when a table answered)."""
 
     def verdict(self, cell: int) -> MoveVerdict | None:
+        """The verdict on playing ``cell``, or None when it is not a legal move."""
         for move in self.moves:
             if move.cell == cell:
                 return move

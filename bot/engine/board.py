@@ -25,6 +25,7 @@ class Mark(enum.Enum):
 
     @property
     def other(self) -> Mark:
+        """The opponent's mark."""
         return Mark.O if self is Mark.X else Mark.X
 
 
@@ -60,6 +61,7 @@ class Board:
 
     @classmethod
     def empty(cls, size: int = 3) -> Board:
+        """The board of ``size`` with no mark on it."""
         return cls(size)
 
     @classmethod
@@ -110,6 +112,7 @@ class Board:
 
     @property
     def geometry(self) -> Geometry:
+        """The lines, masks and symmetries of this board size."""
         return geometry(self.size)
 
     @property
@@ -119,6 +122,7 @@ class Board:
 
     @property
     def cells(self) -> int:
+        """How many cells the board has."""
         return self.size * self.size
 
     @property
@@ -133,6 +137,7 @@ class Board:
 
     @property
     def empty_mask(self) -> int:
+        """A bit per empty cell."""
         return self.geometry.full & ~(self.x | self.o)
 
     @property
@@ -171,6 +176,7 @@ class Board:
 
     @property
     def winner(self) -> Mark | None:
+        """The mark that holds a whole line, if any."""
         for line in self.geometry.lines:
             if self.x & line == line:
                 return Mark.X
@@ -195,14 +201,17 @@ class Board:
 
     @property
     def is_full(self) -> bool:
+        """Whether every cell is taken."""
         return not self.empty_mask
 
     @property
     def is_over(self) -> bool:
+        """Whether the game is decided: a line is complete or the board is full."""
         return self.winner is not None or self.is_full
 
     @property
     def status(self) -> Status:
+        """Where the game stands: ongoing, won by X or O, or drawn."""
         winner = self.winner
         if winner is Mark.X:
             return Status.X_WON

@@ -75,6 +75,7 @@ class ExactTable:
 
     @classmethod
     def from_scores(cls, size: int, max_marks: int, scores: dict[int, int]) -> ExactTable:
+        """The table of ``scores`` (position key to proven score), keys sorted for look-up by bisection."""
         keys = sorted(scores)
         codes = bytes(to_code(scores[k]) & 0xFF for k in keys)
         return cls(size, max_marks, _key_array(keys), codes)
@@ -115,6 +116,7 @@ def solved_table(size: int) -> ExactTable:
 
 
 def book_resource_name(size: int) -> str:
+    """The file name of the opening book for ``size`` in ``bot.engine.data``."""
     return f"book{size}.bin"
 
 

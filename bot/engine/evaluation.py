@@ -38,6 +38,7 @@ class LineEvaluator:
 
     @classmethod
     def for_geometry(cls, lines: tuple[int, ...], k: int) -> LineEvaluator:
+        """The evaluator of the winning ``lines`` of one board size, ``k`` in a row."""
         return cls(lines, k, tuple(LINE_WEIGHT**c if c else 0 for c in range(k + 1)))
 
     def __call__(self, me: int, them: int) -> int:

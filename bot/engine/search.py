@@ -80,6 +80,7 @@ class RootResult:
 
     @property
     def top(self) -> int:
+        """The best score found."""
         return max(self.scores.values())
 
     @property
@@ -90,6 +91,7 @@ class RootResult:
 
     @property
     def all_exact(self) -> bool:
+        """Whether every move's score is proven, not estimated."""
         return len(self.exact) == len(self.scores)
 
 

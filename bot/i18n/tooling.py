@@ -22,7 +22,7 @@ from typing import Any
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import CommandLineInterface
-from babel.messages.pofile import read_po
+from babel.messages.pofile import PoFileError, read_po
 
 from bot.i18n.catalogues import DOMAIN, LOCALES_DIR, catalogue_folder
 from bot.i18n.languages import TRANSLATED, Language
@@ -143,8 +143,9 @@ def check_catalogue(
 
 
 def read_catalogue(path: Path, language: Language | None = None) -> Catalog:
+    """A catalogue as Babel reads it; a malformed file (conflict markers, say) raises PoFileError."""
     with path.open("rb") as file:
-        return read_po(file, locale=language.babel if language else None)
+        return read_po(file, locale=language.babel if language else None, abort_invalid=True)
 
 
 def check(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> list[Problem]:
@@ -160,7 +161,10 @@ def check(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> list[Proble
     template_path = locales / f"{DOMAIN}.pot"
     if not template_path.exists():
         return [*problems, Problem(str(template_path), "missing; run make i18n-extract")]
-    in_template = {(_forms(m)[0], m.context) for m in read_catalogue(template_path) if m.id}
+    try:
+        in_template = {(_forms(m)[0], m.context) for m in read_catalogue(template_path) if m.id}
+    except PoFileError as error:
+        return [*problems, Problem(template_path.name, f"malformed: {error}")]
     if in_template != set(wanted):
         problems.append(Problem(template_path.name, "behind the code; run make i18n-extract"))
     for language in TRANSLATED:
@@ -168,7 +172,12 @@ def check(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> list[Proble
         if not path.exists():
             problems.append(Problem(str(path), "missing; run make i18n-extract"))
             continue
-        problems.extend(check_catalogue(language, read_catalogue(path, language), wanted))
+        try:
+            catalogue = read_catalogue(path, language)
+        except PoFileError as error:
+            problems.append(Problem(str(path), f"malformed: {error}"))
+            continue
+        problems.extend(check_catalogue(language, catalogue, wanted))
     return problems
 
 
@@ -206,6 +215,22 @@ def extract(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> None:
         else:
             arguments += ["--no-wrap"]
         pybabel(["pybabel", "-q", command, *arguments])
+    drop_creation_date(template)
+    for language in TRANSLATED:
+        drop_creation_date(catalogue_folder(language, locales) / f"{DOMAIN}.po")
+
+
+CREATION_DATE = '"POT-Creation-Date:'
+
+
+def drop_creation_date(path: Path) -> None:
+    """Leave out the header line that says when the template was made.
+
+    It changes on every extraction and says nothing the history does not, so every
+    extraction in every branch would touch every catalogue and make merges conflict.
+    """
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(line for line in lines if not line.startswith(CREATION_DATE)), encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,8 +3,9 @@
 Drawing a chart holds the interpreter for a good part of its 100-200 ms (matplotlib
 is mostly Python); in a thread of the bot's process that would stretch every click
 handled meanwhile several times over. A separate process draws on another core
-instead. It is started on the first picture, not with the bot (its first chart pays
-the matplotlib import, about a second), and rebuilt once if it dies.
+instead, at a lower scheduling priority than the bot, so on a busy machine clicks come
+first. It is started on the first picture, not with the bot (its first chart pays the
+matplotlib import, about half a second), and rebuilt once if it dies.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from bot.engine_worker import init_worker as _init_worker
+from bot.engine_worker import init_picture_worker as _init_worker
 
 log = logging.getLogger(__name__)
 

@@ -83,7 +83,7 @@ class UnknownGame(NoGame):
 
 
 class NoGameNumbered(UnknownGame):
-    template = "There is no game {game}."
+    template = N_("There is no game {game}.")
 
     def __init__(self, game: int) -> None:
         super().__init__(game=game)
@@ -93,23 +93,23 @@ class NoGameNumbered(UnknownGame):
 
 
 class NoFinishedGame(NoGame):
-    template = "You have no finished game here yet."
+    template = N_("You have no finished game here yet.")
 
 
 class PlayedElsewhere(Refusal):
     """A game played in another server, looked at from here."""
 
-    template = "That game was played in another server; look at it from there."
+    template = N_("That game was played in another server; look at it from there.")
 
 
 class PrivateGame(PlayedElsewhere):
     """A game played outside servers, asked for by someone who neither played it nor was there."""
 
-    template = "That game was played in a conversation you were not part of."
+    template = N_("That game was played in a conversation you were not part of.")
 
 
 class StillPlaying(Refusal):
-    template = "Game {game} is still going on; look back at it once it is over."
+    template = N_("Game {game} is still going on; look back at it once it is over.")
 
     def __init__(self, game: int) -> None:
         super().__init__(game=game)

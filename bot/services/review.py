@@ -1,7 +1,8 @@
 """The post-game review: the perfect engine's verdict on every move of a stored game.
 
 A review is asked for many times and a game is finished once, so each finished
-game's review is computed once and kept (:class:`ReviewCache`). The positions are
+game's review is computed once, kept in the store (:func:`stored_moves`), and the
+recent ones also in memory (:class:`ReviewCache`). The positions are
 analysed one at a time through the :class:`EnginePool`: table-answered positions
 (3x3, the 4x4 opening) inline, deeper ones in the pool, so a long 5x5 review
 never holds the pool for more than one position and bot moves interleave with it.
@@ -10,10 +11,12 @@ never holds the pool for more than one position and bot moves interleave with it
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from typing import Any
 
-from bot.engine import Board, format_cell
+from bot.engine import Board, Mark, Outcome, format_cell
 from bot.services.engine_pool import EnginePool
 from bot.services.results import GameHistory, GameReview, MoveReview, Verdict
 
@@ -52,6 +55,52 @@ async def review_moves(engine: EnginePool, history: GameHistory, budget_ms: int)
             )
         )
         board = board.play(move.cell)
+    return GameReview(game, tuple(reviewed))
+
+
+def stored_moves(review: GameReview) -> str:
+    """A review's verdicts as kept in the store: one JSON object per move, as ``review --json`` names them."""
+    return json.dumps(
+        [
+            {
+                "ply": move.ply,
+                "cell": move.cell,
+                "mark": move.mark.value,
+                "exact": move.exact,
+                "before": {"value": move.before.value.value, "plies": move.before.plies},
+                "after": {"value": move.after.value.value, "plies": move.after.plies},
+                "best": list(move.best),
+            }
+            for move in review.moves
+        ]
+    )
+
+
+def _verdict(stored: dict[str, Any]) -> Verdict:
+    return Verdict(Outcome(stored["value"]), int(stored["plies"]))
+
+
+def review_from_store(history: GameHistory, moves: str) -> GameReview:
+    """The review of ``history``'s game from the verdicts kept in the store."""
+    game = history.game
+    reviewed = []
+    for stored in json.loads(moves):
+        mark = Mark(stored["mark"])
+        best = tuple(int(cell) for cell in stored["best"])
+        reviewed.append(
+            MoveReview(
+                ply=int(stored["ply"]),
+                cell=int(stored["cell"]),
+                name=format_cell(int(stored["cell"]), game.size),
+                mark=mark,
+                player=game.x if mark is game.x.mark else game.o,
+                before=_verdict(stored["before"]),
+                after=_verdict(stored["after"]),
+                best=best,
+                best_names=tuple(format_cell(cell, game.size) for cell in best),
+                exact=bool(stored["exact"]),
+            )
+        )
     return GameReview(game, tuple(reviewed))
 
 

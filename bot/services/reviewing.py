@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
+
 from bot.db import GLOBAL_SCOPE, Game, Repository
 from bot.engine import Board
 from bot.pictures import (
@@ -17,11 +20,20 @@ from bot.services.core import ServiceCore
 from bot.services.looking_back import check_visible, replay_moves, visible_from
 from bot.services.picture_pool import PicturePool
 from bot.services.queries import history_of
-from bot.services.results import FinishedGames, GameReview, Place, RatingChart, Replay
-from bot.services.review import ReviewCache, review_moves
+from bot.services.results import FinishedGames, GameHistory, GameReview, Place, RatingChart, Replay
+from bot.services.review import ReviewCache, review_from_store, review_moves, stored_moves
+
+log = logging.getLogger(__name__)
 
 _LOOK_BACK_SCAN = 50
 """How many of a player's latest games are read to find those visible from where they ask."""
+
+
+def _ready(review: GameReview) -> Callable[[], Awaitable[GameReview]]:
+    async def ready() -> GameReview:
+        return review
+
+    return ready
 
 
 class Reviewing:
@@ -57,11 +69,26 @@ class Reviewing:
     async def review(self, game_id: int | None, place: Place | None, user_id: int | None) -> GameReview:
         core = self._core
         async with core.read() as repo:
-            history = await history_of(core, repo, await self._finished_game(repo, place, user_id, game_id))
+            game = await self._finished_game(repo, place, user_id, game_id)
+            history = await history_of(core, repo, game)
+            stored = None if game.status.is_live else await repo.stored_review(game.id)
         budget = core.settings.review_budget_ms
         if history.game.is_live:
             return await review_moves(core.engine, history, budget)
-        return await self._reviews.get(history.game.id, lambda: review_moves(core.engine, history, budget))
+        if stored is not None:
+            return await self._reviews.get(game.id, _ready(review_from_store(history, stored)))
+        return await self._reviews.get(game.id, lambda: self._compute_and_store(history))
+
+    async def _compute_and_store(self, history: GameHistory) -> GameReview:
+        """Review a game that is over and keep the review; one that cannot be kept is still shown."""
+        core = self._core
+        review = await review_moves(core.engine, history, core.settings.review_budget_ms)
+        try:
+            async with core.write() as repo:
+                await repo.store_review(history.game.id, stored_moves(review), core.clock())
+        except refusals.Unavailable:
+            log.warning("Could not keep the review of game %s; it will be computed again", history.game.id)
+        return review
 
     async def replay(self, game_id: int | None, place: Place | None, user_id: int | None) -> Replay:
         core = self._core

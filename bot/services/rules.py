@@ -34,6 +34,15 @@ def challenged_id(game: Game) -> int | None:
     return game.o_player_id if game.x_player_id == game.created_by else game.x_player_id
 
 
+def played_out(game: Game) -> bool:
+    """Whether ``game`` ended with a result after both sides had moved.
+
+    A game resigned before both sides moved is not played out, so starting and
+    resigning at once cannot get around the start cooldown (nor move a rating).
+    """
+    return game.status is GameStatus.FINISHED and game.ply >= 2
+
+
 def busy_channel(live: Game | None) -> refusals.GameRunning:
     if live is not None and live.status is GameStatus.PENDING:
         return refusals.ChallengeWaiting()

@@ -106,8 +106,7 @@ class Starting:
             raise rules.busy_channel(live)
         cooldown = self._core.settings.start_cooldown_seconds
         last = await repo.last_game_created_by(user_id) if cooldown > 0 else None
-        if last is not None and last.status is not GameStatus.FINISHED:
-            # Flood protection only: a game played out to a result frees its player at once.
+        if last is not None and not rules.played_out(last):
             wait = cooldown - (now - last.created_at).total_seconds()
             if wait > 0:
                 raise refusals.Cooldown(wait)

@@ -28,5 +28,5 @@ def test_the_random_games_are_played_to_their_end() -> None:
 
 async def test_clicks_are_timed_with_and_without_pictures_rendering() -> None:
     latencies = await click_latency(rounds=1, clicks=4)
-    assert len(latencies["idle"]) == len(latencies["pictures"]) == 4
-    assert latencies["drawn"][0] >= 2
+    assert len(latencies["idle"]) == len(latencies["pictures"]) == len(latencies["drawing"]) == 4
+    assert latencies["drawn"][0] >= 4

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from discord_emulator import DiscordEmulator, Message
+from discord_emulator import DiscordEmulator, Message, Perm
 from tests.support.bot import BotUnderTest
 from tests.support.tables import Table, answer, cells, controls, private_answer
 
@@ -95,3 +95,22 @@ async def test_between_members_the_player_on_turn_loses_on_time(
 
     await emu.wait_for(lambda: "ran out of time" in message.text, DEADLINE_GUARD, "bob's clock to run out")
     assert f"<@{dev_table['bob'].id}> ran out of time; <@{dev_table['alice'].id}> wins" in message.text
+
+
+async def test_a_timeout_shown_by_the_bot_alone_speaks_the_servers_language(
+    emu: DiscordEmulator, bot: BotUnderTest, dev_table: Table
+) -> None:
+    """The sweeper has no interaction to take a language from: it reads the server's setting."""
+    admins = emu.create_role(dev_table.guild, "Admins", permissions=Perm.MANAGE_GUILD)
+    dev_table.members["admin"] = emu.create_member(dev_table.guild, "admin-clock", roles=[admins])
+    await private_answer(await dev_table.slash("admin", "ttt settings", language="fr"))
+    try:
+        channel = dev_table.new_channel("horloge")
+        message = await answer(await dev_table.slash("bob", "ttt start", where=channel, level="easy"))
+        assert message.text.startswith(f"À <@{dev_table['bob'].id}> de jouer")
+        await emu.wait_for(lambda: "dépassé le temps" in message.text, DEADLINE_GUARD, "the clock to run out")
+        assert f"<@{dev_table['bob'].id}> a dépassé le temps ; **" in message.text
+        assert controls(message) == ["Revanche", "Analyse"]
+        assert edited_by_channel_api(emu, message)
+    finally:
+        await private_answer(await dev_table.slash("admin", "ttt settings", language="auto"))

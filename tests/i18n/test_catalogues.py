@@ -12,7 +12,8 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.i18n import TRANSLATED, by_code
 from bot.i18n.catalogues import LOCALES_DIR
-from bot.i18n.tooling import check, source_messages
+from bot.i18n.tooling import check, extract, source_messages
+from bot.services import refusals
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -97,6 +98,12 @@ def test_placeholders_and_markup_must_match_the_english(locales: Path, translati
     assert [p for p in broken(locales) if "de/" in p and SETTINGS_DONE[:20] in p]
 
 
+def test_a_malformed_catalogue_is_reported(locales: Path) -> None:
+    path = locales / "pt_BR" / "LC_MESSAGES" / "messages.po"
+    path.write_text(path.read_text() + '\n<<<<<<< HEAD\nmsgid "x"\n=======\n>>>>>>> main\n')
+    assert [p for p in broken(locales) if "pt_BR" in p and "malformed" in p]
+
+
 def test_the_template_must_follow_the_code(locales: Path, tmp_path: Path) -> None:
     source = tmp_path / "bot"
     shutil.copytree(REPO / "bot", source, ignore=shutil.ignore_patterns("__pycache__", "locales"))
@@ -110,3 +117,28 @@ def test_the_template_must_follow_the_code(locales: Path, tmp_path: Path) -> Non
 
 def test_the_code_has_messages_to_translate() -> None:
     assert len(source_messages()) > 30
+
+
+def every_refusal(kind: type[refusals.Refusal] = refusals.Refusal) -> list[type[refusals.Refusal]]:
+    found = [kind]
+    for sub in kind.__subclasses__():
+        found += every_refusal(sub)
+    return found
+
+
+def test_every_refusal_of_the_service_is_a_message_of_the_catalogues() -> None:
+    """A refusal's template is marked for extraction, so no refusal reaches a user untranslated."""
+    marked = source_messages()
+    for kind in every_refusal():
+        forms = (kind.template,) if kind.plural is None else (kind.template, kind.plural)
+        assert marked.get((kind.template, None)) == forms, f"{kind.__name__}: mark its template with N_"
+
+
+def test_extracting_again_changes_nothing(tmp_path: Path) -> None:
+    """The committed catalogues are what ``make i18n-extract`` writes: no date or order churn to merge."""
+    source = tmp_path / "bot"
+    shutil.copytree(REPO / "bot", source, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+    locales = source / "locales"
+    before = {path: path.read_text() for path in locales.rglob("*.po*")}
+    extract(source, locales)
+    assert {path: path.read_text() for path in locales.rglob("*.po*")} == before

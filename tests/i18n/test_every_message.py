@@ -217,3 +217,23 @@ def test_what_discord_shows_stays_within_its_limits_in_every_language(language: 
             within_limits(content=render.settings_text(texts, language_code, "ja", changed=changed))
     for seconds in COUNTS:
         within_limits(content=render.cooldown_text(texts, seconds))
+
+
+ENGLISH_WORDS = re.compile(
+    r"\b(the|to|move|wins?|game|challenge|you|your|level|last|resign|accept|decline)\b", re.IGNORECASE
+)
+COMMANDS = re.compile(r"/ttt [a-z]+")
+
+
+@pytest.mark.parametrize("code", ["de", "ja"])
+def test_no_english_is_left_on_a_translated_board(code: str) -> None:
+    texts = texts_for(next(language for language in LANGUAGES if language.code == code))
+    for options in GAMES.values():
+        message = compose(game_view(bot_name="Robo", **options), texts)  # type: ignore[arg-type]
+        embed = message.text.embed
+        parts = [message.text.content or ""]
+        if embed is not None:
+            parts += [str(embed.title), str(embed.description), str(embed.footer.text)]
+        parts += [str(getattr(item, "label", "")) for item in (message.view.children if message.view else [])]
+        shown = COMMANDS.sub("", "\n".join(parts))
+        assert not ENGLISH_WORDS.search(shown), (code, shown)

@@ -2,7 +2,8 @@
 
 One member cannot flood channels with games or another member with challenges: after a
 start, their next start (a game against me, a challenge, a rematch) is refused, privately,
-with the time left, and nothing is stored. Other members are not held back.
+with the time left, and nothing is stored, unless their last game was played out (both sides
+moved and it ended with a result). Other members are not held back.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ async def test_a_member_who_just_started_must_wait_and_is_told_how_long(
     assert not first.ephemeral
     await private_answer(await table.slash("alice", "ttt cancel"))
     await boards_recorded(bot)
-    before = snapshot(bot)
+    before = await snapshot(bot.env["DATABASE_URL"])
 
     attempts: list[tuple[str, Channel, dict[str, Any]]] = [
         ("ttt start", table.new_channel("again"), {"level": "easy"}),
@@ -51,7 +52,7 @@ async def test_a_member_who_just_started_must_wait_and_is_told_how_long(
     for command, channel, options in attempts:
         refused = await private_answer(await table.slash("alice", command, where=channel, **options))
         assert 0 < seconds_left(refused) <= COOLDOWN, refused
-    assert not changes(before, snapshot(bot))
+    assert not changes(before, await snapshot(bot.env["DATABASE_URL"]))
 
     other = await answer(await table.slash("bob", "ttt start", where=table.new_channel("bob"), level="easy"))
     assert not other.ephemeral, "the cooldown is per member"
@@ -59,7 +60,9 @@ async def test_a_member_who_just_started_must_wait_and_is_told_how_long(
     assert sorted(row[0] for row in games) == sorted([table["alice"].id, table["bob"].id])
 
 
-async def test_a_rematch_counts_as_a_start(emu: DiscordEmulator, bot: BotUnderTest) -> None:
+async def test_a_rematch_after_resigning_at_once_counts_as_a_start(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
     table = Table.create(emu, "dora")
     board = await answer(await table.slash("dora", "ttt start", level="easy"))
     await answer(await table.click(board, board.button(label="Resign").custom_id or "", "dora"))

@@ -352,7 +352,7 @@ async def test_hostile_interactions_are_refused_and_change_nothing(
     generate = Generator(emu, arena, rng)
     inputs = [generate() for _ in range(INPUTS)]
     await boards_recorded(bot)
-    before = snapshot(bot)
+    before = await snapshot(bot.env["DATABASE_URL"])
     stop = asyncio.Event()
     probe = asyncio.ensure_future(probe_player(emu, arena, stop))
 
@@ -384,7 +384,7 @@ async def test_hostile_interactions_are_refused_and_change_nothing(
             raise AssertionError(f"a refusal must be private; {context}")
         if kind == "dm":
             assert any(reason in text for reason in DM_REFUSALS), context
-    after = snapshot(bot)
+    after = await snapshot(bot.env["DATABASE_URL"])
     unchanged_but_probe(before, after, probe_id)
     text = bot.log_text()
     assert "Traceback" not in text and "Unexpected error" not in text, text[-5000:]

@@ -39,7 +39,7 @@ async def test_only_the_players_move_and_resign(emu: DiscordEmulator, bot: BotUn
     message = await duel(table, "alice", "bob")
     await click_cell(table, message, 4, "alice")
     await boards_recorded(bot)
-    before = snapshot(bot)
+    before = await snapshot(bot.env["DATABASE_URL"])
     for outsider in ("carol", "dave", "erin"):
         refused = await private_answer(
             await table.click(message, cells(message)[0].custom_id or "", outsider)
@@ -54,7 +54,7 @@ async def test_only_the_players_move_and_resign(emu: DiscordEmulator, bot: BotUn
     assert (
         "not your turn" in (await private_answer(await table.slash("alice", "ttt move", cell="a1"))).lower()
     )
-    assert not changes(before, snapshot(bot)) and board(message) == "....X...."
+    assert not changes(before, await snapshot(bot.env["DATABASE_URL"])) and board(message) == "....X...."
 
     await answer(await table.click(message, message.button(label="Resign").custom_id or "", "bob"))
     assert status_of(bot, message) == "finished" and "resigned" in message.text.lower()
@@ -64,11 +64,13 @@ async def test_cancel_needs_a_participant_or_manage_messages(emu: DiscordEmulato
     table = table_with_roles(emu)
     message = await duel(table, "alice", "bob")
     await boards_recorded(bot)
-    before = snapshot(bot)
+    before = await snapshot(bot.env["DATABASE_URL"])
     for member in ("carol", "erin"):
         refused = await private_answer(await table.slash(member, "ttt cancel"))
         assert "Only the players or a moderator" in refused, member
-    assert not changes(before, snapshot(bot)) and status_of(bot, message) == "active"
+    assert (
+        not changes(before, await snapshot(bot.env["DATABASE_URL"])) and status_of(bot, message) == "active"
+    )
     done = await private_answer(await table.slash("dave", "ttt cancel"))
     assert "cancelled" in done and status_of(bot, message) == "cancelled"
 
@@ -83,11 +85,11 @@ async def test_only_the_players_ask_for_a_rematch(emu: DiscordEmulator, bot: Bot
     await answer(await table.click(message, message.button(label="Resign").custom_id or "", "alice"))
     rematch = message.button(label="Rematch").custom_id or ""
     await boards_recorded(bot)
-    before = snapshot(bot)
+    before = await snapshot(bot.env["DATABASE_URL"])
     for outsider in ("carol", "dave", "erin"):
         refused = await private_answer(await table.click(message, rematch, outsider))
         assert "Only the players of that game" in refused
-    assert not changes(before, snapshot(bot))
+    assert not changes(before, await snapshot(bot.env["DATABASE_URL"]))
     challenge = await answer(await table.click(message, rematch, "bob"))
     assert not challenge.ephemeral and challenge.button(label="Accept")
     assert status_of(bot, challenge) == "pending"
@@ -111,7 +113,7 @@ async def test_crafted_ids_do_not_reach_another_channels_or_servers_game(
         f"ttt:decline:{target_id}",
     ]
     await boards_recorded(bot)
-    before = snapshot(bot)
+    before = await snapshot(bot.env["DATABASE_URL"])
     refusals = []
     for custom_id in forged:
         for message, who in ((decoy, table["alice"]), (decoy, table["carol"]), (foreign, other["mallory"])):
@@ -119,5 +121,5 @@ async def test_crafted_ids_do_not_reach_another_channels_or_servers_game(
             it = await emu.click(message, custom_id, who, force=True)
             refusals.append(await private_answer(it))
     assert all(text == "That button is not part of this game." for text in refusals), refusals
-    assert not changes(before, snapshot(bot))
+    assert not changes(before, await snapshot(bot.env["DATABASE_URL"]))
     assert board(target) == "." * 9 and status_of(bot, target) == "active"

@@ -1,14 +1,10 @@
-"""Shared pieces of the service tests: a clock moved by hand, players, and database snapshots."""
+"""Shared pieces of the service tests: a clock moved by hand, players, engines that misbehave on purpose."""
 
 from __future__ import annotations
 
 import random
 from concurrent.futures import Executor
 from datetime import UTC, datetime, timedelta
-from typing import Any
-
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.db import Database
 from bot.engine import Board, Level
@@ -41,29 +37,6 @@ class ManualClock:
 def make_service(url: str, settings: ServiceSettings, clock: ManualClock, executor: Executor) -> GameService:
     engine = EnginePool(settings.engine_workers, settings.engine_budget_ms, executor=executor)
     return GameService(Database(url), settings, engine=engine, clock=clock, rng=random.Random(7))
-
-
-async def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, in a stable order: equal snapshots mean nothing changed."""
-    engine = create_async_engine(url)
-    tables = {
-        "players": "id",
-        "games": "id",
-        "moves": "game_id, ply",
-        "ratings": "player_id, scope",
-        "rating_changes": "player_id, scope, game_id",
-    }
-    try:
-        async with engine.connect() as connection:
-            return {
-                name: [
-                    tuple(row)
-                    for row in await connection.execute(text(f"SELECT * FROM {name} ORDER BY {order}"))
-                ]
-                for name, order in tables.items()
-            }
-    finally:
-        await engine.dispose()
 
 
 class LowestCellEngine(EnginePool):

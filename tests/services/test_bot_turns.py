@@ -10,7 +10,8 @@ from typing import Any, TypeVar
 from bot.db import Database
 from bot.engine import Level
 from bot.services import EnginePool, First, GameService, ServiceSettings
-from tests.services.helpers import ALICE, HERE, THERE, BrokenEngine, ManualClock, make_service, snapshot
+from tests.services.helpers import ALICE, HERE, THERE, BrokenEngine, ManualClock, make_service
+from tests.support.store import snapshot
 
 T = TypeVar("T")
 

@@ -12,7 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bot.services import GameService, GameView, ServiceSettings, refusals
-from tests.services.helpers import ALICE, BOB, CAROL, DAVE, HERE, ManualClock, make_service, snapshot
+from tests.services.helpers import ALICE, BOB, CAROL, DAVE, HERE, ManualClock, make_service
+from tests.support.store import snapshot
 
 RACE_REFUSALS = (refusals.StaleBoard, refusals.CellTaken, refusals.NotYourTurn, refusals.GameOver)
 

@@ -17,8 +17,8 @@ from tests.services.helpers import (
     THERE,
     ManualClock,
     make_service,
-    snapshot,
 )
+from tests.support.store import snapshot
 
 Attempt = Callable[[GameService, GameView], Awaitable[object]]
 
@@ -131,5 +131,21 @@ async def test_a_game_played_out_frees_its_player_from_the_start_cooldown(
         await service.cancel(HERE, ALICE)
         with pytest.raises(refusals.Cooldown):
             await service.start_vs_bot(HERE, ALICE)
+    finally:
+        await service.close()
+
+
+async def test_resigning_before_both_sides_moved_does_not_lift_the_start_cooldown(
+    database_url: str, clock: ManualClock, executor: ThreadPoolExecutor
+) -> None:
+    service = make_service(database_url, ServiceSettings(start_cooldown_seconds=30), clock, executor)
+    try:
+        game = await service.start_vs_bot(HERE, ALICE)
+        assert game.ply == 0
+        assert (await service.resign(HERE, ALICE)).result is not None
+        with pytest.raises(refusals.Cooldown):
+            await service.start_vs_bot(HERE, ALICE)
+        clock.advance(30)
+        assert (await service.start_vs_bot(HERE, ALICE)).is_active
     finally:
         await service.close()

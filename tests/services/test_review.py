@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 
 import pytest
 
-from bot.engine import Board, Level, Mark, Outcome
-from bot.services import Actor, First, GameReview, GameService, Place
+from bot.db import Database
+from bot.engine import Analysis, Board, Level, Mark, Outcome
+from bot.services import Actor, EnginePool, First, GameReview, GameService, Place, ServiceSettings
 from bot.services.refusals import NoFinishedGame, NoGameNumbered, PlayedElsewhere, PrivateGame, StillPlaying
 from tests.engine.conftest import OUTCOME, brute_force, brute_moves, rank
 from tests.services.helpers import (
@@ -173,3 +175,27 @@ async def test_the_terminal_reviews_any_game_even_one_going_on(service: GameServ
     await service.move(ELSEWHERE, ALICE, "b2")
     review = await service.review(game.id)
     assert [move.name for move in review.moves] == ["b2"]
+
+
+class NoAnalysis(EnginePool):
+    """An engine that cannot analyse: a review it is asked for must come from the store."""
+
+    async def analyze(self, board: Board, budget_ms: int | None = None) -> Analysis:
+        raise AssertionError("the engine was asked to analyse a position")
+
+
+async def test_a_review_is_kept_in_the_store_for_every_process(
+    service: GameService, database_url: str, settings: ServiceSettings, clock: ManualClock
+) -> None:
+    game = await play_game(service, ALICE, BOB, O_WINS)
+    first = await service.review(game.id, place=HERE, user_id=ALICE.user_id)
+    other_process = GameService(Database(database_url), settings, engine=NoAnalysis(), clock=clock)
+    try:
+        again = await other_process.review(game.id, place=THERE, user_id=CAROL.user_id)
+    finally:
+        await other_process.close()
+    assert again is not first and again == first
+    async with service.database.read() as repo:
+        stored = await repo.stored_review(game.id)
+    assert stored is not None
+    assert [move["cell"] for move in json.loads(stored)] == [move.cell for move in first.moves]

@@ -1,8 +1,8 @@
 """The database as the bot left it, read with the test's own connection (never through the bot), and
 the one check that it holds sound games: the stored moves replay, legally, to the stored board.
 
-:func:`read_store` reads any database the bot runs on (SQLite or PostgreSQL); :func:`snapshot` and
-:func:`query` read a bot's SQLite file directly (read-only; WAL lets the test read while the bot writes).
+:func:`read_store` and :func:`snapshot` read any database the bot runs on (SQLite or PostgreSQL);
+:func:`query` reads a bot's SQLite file directly (read-only; WAL lets the test read while the bot writes).
 """
 
 from __future__ import annotations
@@ -16,16 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.db.models import Game, Move
+from bot.db.models import Base, Game, Move
 from bot.engine import Board, Status
 from bot.states import GameStatus
 from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
 
 SQLITE = "sqlite+aiosqlite:///"
-TABLES = ("players", "games", "moves", "ratings")
 Snapshot = dict[str, list[tuple[Any, ...]]]
 
 
@@ -157,20 +156,25 @@ def query(bot: BotUnderTest, sql: str, params: Iterable[Any] = ()) -> list[tuple
         return connection.execute(sql, tuple(params)).fetchall()
 
 
-def snapshot(bot: BotUnderTest) -> Snapshot:
-    """Every row of every table, in a stable order: equal snapshots mean nothing changed."""
-    uri = f"file:{database_path(bot)}?mode=ro"
-    with closing(sqlite3.connect(uri, uri=True, timeout=30)) as connection:
-        return {
-            table: sorted(connection.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
-            for table in TABLES
-        }
+async def snapshot(url: str) -> Snapshot:
+    """Every row of every table of the schema, in primary-key order: equal snapshots mean nothing changed."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as connection:
+            found: Snapshot = {}
+            for table in Base.metadata.sorted_tables:
+                order = ", ".join(column.name for column in table.primary_key.columns)
+                rows = await connection.execute(text(f"SELECT * FROM {table.name} ORDER BY {order}"))
+                found[table.name] = [tuple(row) for row in rows]
+            return found
+    finally:
+        await engine.dispose()
 
 
 def changes(before: Snapshot, after: Snapshot) -> dict[str, Any]:
     """The rows that differ between two snapshots, per table (empty when nothing changed)."""
     found = {}
-    for table in TABLES:
+    for table in before:
         old, new = set(before[table]), set(after[table])
         if old != new:
             found[table] = {"gone": sorted(old - new, key=repr), "new": sorted(new - old, key=repr)}

@@ -11,6 +11,7 @@ from bot.exts.games.views import DYNAMIC_ITEMS
 
 
 async def setup(bot: commands.Bot) -> None:
+    """Load the games cog and register the persistent buttons (discord.py's extension hook)."""
     from bot.bot import TicTacToeBot
     from bot.exts.games.cog import GamesCog
 
@@ -21,4 +22,5 @@ async def setup(bot: commands.Bot) -> None:
 
 
 async def teardown(bot: commands.Bot) -> None:
+    """Unregister the persistent buttons (discord.py's extension hook)."""
     bot.remove_dynamic_items(*DYNAMIC_ITEMS)

@@ -9,12 +9,15 @@ English.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
 
 from bot.i18n import Texts, by_code, from_locale, texts_for, texts_for_locale
-from bot.services import GameService, GameView
+from bot.services import GameService, GameView, Refusal
+
+log = logging.getLogger(__name__)
 
 
 def personal(interaction: discord.Interaction[Any]) -> Texts:
@@ -42,8 +45,16 @@ class Audience:
         return guild.preferred_locale.value if guild is not None else None
 
     async def server(self, guild_id: int, interaction: discord.Interaction[Any] | None = None) -> Texts:
-        """The texts for a server's public messages."""
-        chosen = by_code(await self.service.server_language(guild_id))
+        """The texts for a server's public messages.
+
+        A board must be shown even when the store cannot say which language the server chose
+        (the move it shows is already stored): then the server's own locale is used.
+        """
+        try:
+            chosen = by_code(await self.service.server_language(guild_id))
+        except Refusal as error:
+            log.warning("Could not read the language of server %s; using its own locale: %s", guild_id, error)
+            chosen = None
         if chosen is not None:
             return texts_for(chosen)
         return texts_for(from_locale(self.guild_locale(guild_id, interaction)))

@@ -1,4 +1,4 @@
-"""The words of looking back on Discord: reviews, replays' alt text, game lists, the rating chart's legend.
+"""The words of looking back on Discord: reviews, replays' alt text, game lists, the rating chart's caption.
 
 Reviews and game lists are for one reader (ephemeral, in their language); a replay's
 message and alt text are public, in the audience's language. Every sentence goes
@@ -28,6 +28,8 @@ from bot.states import GameResult
 COLOUR_REVIEW = discord.Colour.blurple()
 EMBED_DESCRIPTION_LIMIT = 4096
 FIELD_LIMIT = 1024
+EMBED_TOTAL_LIMIT = 6000
+"""Discord's limit on all of an embed's text together."""
 REPLAY_FILENAME = "replay.gif"
 CHART_FILENAME = "rating.png"
 
@@ -86,6 +88,9 @@ def review_embed(texts: Texts, review: GameReview) -> discord.Embed:
     if not moves:
         embed.add_field(name=texts.gettext("Moves"), value=texts.gettext("No move was played."), inline=False)
     for index, chunk in enumerate(_chunks(moves, FIELD_LIMIT)):
+        if len(embed) + len(chunk) > EMBED_TOTAL_LIMIT - 10:  # very long names: the rest is cut, not refused
+            embed.add_field(name="\u200b", value="…", inline=False)
+            break
         embed.add_field(name=texts.gettext("Moves") if index == 0 else "\u200b", value=chunk, inline=False)
     return embed
 

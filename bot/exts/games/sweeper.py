@@ -24,6 +24,8 @@ _AFTER_DEADLINE = 0.05
 
 
 class DeadlineSweeper:
+    """Ends the games whose deadline passed (a challenge expired, a player out of time) and shows it."""
+
     def __init__(self, service: GameService, publisher: BoardPublisher, interval: float) -> None:
         self._service = service
         self._publisher = publisher
@@ -35,6 +37,7 @@ class DeadlineSweeper:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
+        """Start sweeping in the background (once)."""
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="ttt-deadline-sweeper")
 
@@ -80,6 +83,7 @@ class DeadlineSweeper:
             self._planned = None
 
     async def sweep_once(self) -> None:
+        """End every game whose deadline passed, refresh their boards, retry boards that failed to show."""
         for game in await self._service.sweep():
             log.info("Game %s ended on time (%s)", game.id, game.status.value)
             await self._publisher.refresh(game)
