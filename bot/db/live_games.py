@@ -17,6 +17,10 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   still a compare-and-set on the game's version (``UPDATE ... WHERE version = :seen``):
   when another process changed the game meanwhile, the update applies to no row, the
   cached game is dropped and read again on its next use.
+- **Moves inserted once per batch.** The moves the writers of a batch store are kept with
+  the batch and inserted in one statement right before its commit (a move row is never
+  read back by the transaction that writes it; a read of moves in a batch inserts the
+  pending ones first). The compare-and-set on the game, which decides, runs at once.
 - **All or nothing.** A body that fails after it wrote (or a database error, or a failed
   commit) rolls the whole batch back; the other writers of that batch get
   :class:`DatabaseUnavailable` ("try again") and nothing of the batch is kept. A refusal
@@ -38,12 +42,14 @@ import os
 import signal
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
+from sqlalchemy import Table, insert
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.errors import DatabaseUnavailable
-from bot.db.models import Game
+from bot.db.models import Game, Move
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +57,8 @@ CACHE_SIZE = 20_000
 """Games kept in memory; the oldest entry leaves first once this many are cached."""
 MAX_BATCH = 200
 """Writers per batch; one more opens the next batch."""
+_MOVES: Table = Move.__table__  # type: ignore[assignment]
+_INSERT_MOVES = insert(_MOVES)
 KILL_AT_VARIABLE = "TTT_TEST_KILL_AT"
 KILL_POINTS = ("before-move-commit", "after-move-commit")
 
@@ -90,10 +98,19 @@ class Batch:
         self.touched: set[int] = set()
         """Ids of the games the batch read or changed: they leave the cache if it fails."""
         self.stores_moves = False
+        self.pending_moves: list[dict[str, Any]] = []
+        """Move rows stored by the writers, inserted by :meth:`insert_moves` before the commit."""
         self.writer_wrote = False
         """Whether the body running now has written (set by the repository)."""
         self.outcome: asyncio.Future[BaseException | None] = asyncio.get_running_loop().create_future()
         """Resolved when the batch has ended: None once committed, else why it was rolled back."""
+
+    async def insert_moves(self, session: AsyncSession) -> None:
+        """Insert the pending move rows, all in one statement."""
+        if self.pending_moves:
+            rows, self.pending_moves = self.pending_moves, []
+            connection = await session.connection()
+            await connection.execute(_INSERT_MOVES, rows)
 
 
 def _kill_point() -> str | None:
@@ -142,11 +159,15 @@ class WriteBatches:
                     batch.failure = batch.failure or error
                     raise
                 batch.writer_wrote = False
-                savepoint = await session.begin_nested() if isolated else None
+                savepoint = None
+                if isolated:  # the others' pending moves must not be undone with this writer's savepoint
+                    await batch.insert_moves(session)
+                    savepoint = await session.begin_nested()
                 try:
                     yield session, batch
                 except BaseException as error:
                     if savepoint is not None and not _spoils_batch(error, None):
+                        batch.pending_moves.clear()
                         await savepoint.rollback()
                         for game_id in batch.touched:
                             self.cache.drop(game_id)
@@ -193,8 +214,9 @@ class WriteBatches:
             return
         try:
             if batch.failure is None:
-                self._maybe_kill(batch, "before-move-commit")
                 try:
+                    await batch.insert_moves(session)
+                    self._maybe_kill(batch, "before-move-commit")
                     await session.commit()
                 except BaseException as error:
                     batch.failure = error

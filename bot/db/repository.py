@@ -313,27 +313,33 @@ class Repository:
     async def add_moves(
         self, game_id: int, moves: Sequence[tuple[int, int, str, int | None]], played_at: datetime
     ) -> None:
-        """Insert consecutive moves of a game, each ``(ply, cell, mark, player_id)``, in one statement."""
+        """Insert consecutive moves of a game, each ``(ply, cell, mark, player_id)``.
+
+        In a write batch the rows join the batch's pending moves, inserted together right
+        before its commit (:class:`~bot.db.live_games.Batch`); otherwise at once.
+        """
         self._writing()
+        rows = [
+            {
+                "game_id": game_id,
+                "ply": ply,
+                "cell": cell,
+                "mark": mark,
+                "player_id": player_id,
+                "played_at": played_at,
+            }
+            for ply, cell, mark, player_id in moves
+        ]
         if self._batch is not None:
             self._batch.stores_moves = True
+            self._batch.pending_moves.extend(rows)
+            return
         connection = await self.session.connection()
-        await connection.execute(
-            _INSERT_MOVE,
-            [
-                {
-                    "game_id": game_id,
-                    "ply": ply,
-                    "cell": cell,
-                    "mark": mark,
-                    "player_id": player_id,
-                    "played_at": played_at,
-                }
-                for ply, cell, mark, player_id in moves
-            ],
-        )
+        await connection.execute(_INSERT_MOVE, rows)
 
     async def moves(self, game_id: int) -> Sequence[Move]:
+        if self._batch is not None:
+            await self._batch.insert_moves(self.session)
         result = await self.session.execute(select(Move).where(Move.game_id == game_id).order_by(Move.ply))
         return result.scalars().all()
 

@@ -179,3 +179,48 @@ def test_the_kill_hook_is_off_unless_named_and_refuses_unknown_points(
     monkeypatch.setenv(live_games.KILL_AT_VARIABLE, point.upper())
     with pytest.raises(ValueError, match=live_games.KILL_AT_VARIABLE):
         live_games._kill_point()
+
+
+async def _game_with_player(database: Database, channel: int) -> Game:
+    async with database.write() as repo:
+        await repo.save_player(PLAYER, "p", NOW)
+        game = await repo.add_game(**game_values(channel=channel))
+        assert game is not None
+        return game
+
+
+async def test_moves_of_a_batch_survive_an_isolated_writer_that_fails_after_them(database_url: str) -> None:
+    database = Database(database_url)
+    try:
+        game = await _game_with_player(database, 601)
+        started = asyncio.Event()
+
+        async def mover() -> None:
+            async with database.write() as repo:
+                await repo.add_moves(game.id, [(0, 4, "X", PLAYER)], NOW)
+                started.set()
+                await asyncio.sleep(0.05)  # the isolated writer joins this batch meanwhile
+
+        async def isolated() -> None:
+            await started.wait()
+            async with database.write(isolated=True) as repo:
+                await repo.add_moves(game.id, [(1, 0, "O", None)], NOW)
+                raise Refused
+
+        results = await asyncio.gather(mover(), isolated(), return_exceptions=True)
+        assert results[0] is None and isinstance(results[1], Refused)
+        async with database.read() as repo:
+            assert [(m.ply, m.cell) for m in await repo.moves(game.id)] == [(0, 4)]
+    finally:
+        await database.close()
+
+
+async def test_a_writer_reading_moves_sees_those_its_batch_stored(database_url: str) -> None:
+    database = Database(database_url)
+    try:
+        game = await _game_with_player(database, 602)
+        async with database.write() as repo:
+            await repo.add_moves(game.id, [(0, 4, "X", PLAYER), (1, 0, "O", None)], NOW)
+            assert [(m.ply, m.cell) for m in await repo.moves(game.id)] == [(0, 4), (1, 0)]
+    finally:
+        await database.close()
