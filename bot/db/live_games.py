@@ -13,10 +13,11 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
 - **Serialised without a round trip.** Because the bodies of one process run one at a
   time, two clicks on one game are ordered in memory; the database is not asked to lock.
 - **Write-through cache.** :class:`LiveGameCache` keeps the games this process has read
-  or written, as of their last commit, so a move needs no ``SELECT``. Every change is
-  still a compare-and-set on the game's version (``UPDATE ... WHERE version = :seen``):
-  when another process changed the game meanwhile, the update applies to no row, the
-  cached game is dropped and read again on its next use.
+  or written, as this process last wrote them (a batch that fails takes its games out),
+  so a move asked for with ``Repository.game(..., cached=True)`` needs no ``SELECT``.
+  Every change is still a compare-and-set on the game's version (``UPDATE ... WHERE
+  version = :seen``): when another process changed the game meanwhile, the update
+  applies to no row, the cached game is dropped and read again on its next use.
 - **Moves inserted once per batch.** The moves the writers of a batch store are kept with
   the batch and inserted in one statement right before its commit (a move row is never
   read back by the transaction that writes it; a read of moves in a batch inserts the
@@ -25,7 +26,9 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   commit) rolls the whole batch back; the other writers of that batch get
   :class:`DatabaseUnavailable` ("try again") and nothing of the batch is kept. A refusal
   raised before any write (the usual case: the rules check before they write) leaves the
-  batch alone. Every game the failed batch touched leaves the cache.
+  batch alone. Every game the failed batch touched leaves the cache. A writer that may
+  refuse after writing (starting a game: the channel's unique index has the last word)
+  asks to be ``isolated``: it runs in a savepoint, and its refusal undoes its writes alone.
 
 Test-only fault hook: with ``TTT_TEST_KILL_AT=before-move-commit`` (or
 ``after-move-commit``) in the environment, the process kills itself with SIGKILL right
@@ -64,7 +67,7 @@ KILL_POINTS = ("before-move-commit", "after-move-commit")
 
 
 class LiveGameCache:
-    """Games by id, as of their last commit in this process (or their last read from the database)."""
+    """Games by id, as this process last read or wrote them."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self._games: dict[int, Game] = {}
