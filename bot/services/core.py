@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from bot.db import Database, DatabaseUnavailable, Game, Repository
 from bot.engine import Board
@@ -17,6 +18,7 @@ from bot.services.results import Actor, GameView, Place
 from bot.services.settings import Clock, ServiceSettings
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 NAME_LENGTH = 100
 """Display names are stored cut to this many characters."""
@@ -125,6 +127,18 @@ class ServiceCore:
         if found is None or found.channel_id != place.channel_id or found.guild_id != place.guild_id:
             raise refusals.GameElsewhere()
         return found
+
+    @staticmethod
+    async def cached_first(attempt: Callable[[bool], Awaitable[T]]) -> T:
+        """``attempt(True)``, deciding on this process's cached copy of the game; a refusal is
+        decided again with ``attempt(False)`` on a fresh read, since another process may have
+        changed the game since this one last saw it (see :meth:`Repository.game`)."""
+        try:
+            return await attempt(True)
+        except refusals.Unavailable:
+            raise
+        except refusals.Refusal:
+            return await attempt(False)
 
     async def game_by_id(self, repo: Repository, game_id: int) -> Game:
         found = await repo.game(game_id)

@@ -58,12 +58,9 @@ class Moves:
         a fresh read, since another process may have changed the game since this one saw it."""
         if game_id is None:
             return await self._move(place, user, cell, None, expected_ply, cached=False)
-        try:
-            return await self._move(place, user, cell, game_id, expected_ply, cached=True)
-        except refusals.Unavailable:
-            raise
-        except refusals.Refusal:
-            return await self._move(place, user, cell, game_id, expected_ply, cached=False)
+        return await self._core.cached_first(
+            lambda cached: self._move(place, user, cell, game_id, expected_ply, cached=cached)
+        )
 
     async def _move(
         self,

@@ -60,10 +60,16 @@ class Starting:
             return view
 
     async def accept(self, place: Place, user: Actor, game_id: int | None) -> GameView:
+        """A button's Accept is decided on the cached game first (see ``ServiceCore.cached_first``)."""
+        if game_id is None:
+            return await self._accept(place, user, None, cached=False)
+        return await self._core.cached_first(lambda cached: self._accept(place, user, game_id, cached=cached))
+
+    async def _accept(self, place: Place, user: Actor, game_id: int | None, *, cached: bool) -> GameView:
         core = self._core
         now = core.clock()
         async with core.write() as repo:
-            game = await self._pending_for(repo, place, user, game_id)
+            game = await self._pending_for(repo, place, user, game_id, cached=cached)
             accepted = Accepted(core.turn_deadline(game.x_player_id, now), now)
             if not await repo.apply(game, accepted):
                 raise refusals.StaleBoard()
@@ -111,8 +117,10 @@ class Starting:
             if wait > 0:
                 raise refusals.Cooldown(wait)
 
-    async def _pending_for(self, repo: Repository, place: Place, user: Actor, game_id: int | None) -> Game:
-        game = await self._core.game_here(repo, place, game_id)
+    async def _pending_for(
+        self, repo: Repository, place: Place, user: Actor, game_id: int | None, *, cached: bool = False
+    ) -> Game:
+        game = await self._core.game_here(repo, place, game_id, cached=cached)
         if game.status is not GameStatus.PENDING:
             raise refusals.NotPending()
         challenged = rules.challenged_id(game)
