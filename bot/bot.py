@@ -18,7 +18,8 @@ import contextlib
 import dataclasses
 import logging
 import signal
-from typing import Any, TypeAlias
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
 import yarl
@@ -29,6 +30,9 @@ from bot.config import Settings
 from bot.exts.translator import CommandTranslator
 from bot.services import GameService
 from bot.shutdown import InFlight, InteractionGate
+
+if TYPE_CHECKING:
+    from bot.exts.games.custom_ids import Click
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +65,12 @@ class TicTacToeBot(commands.Bot):
         self._service: GameService | None = None
         self._engine_start: asyncio.Task[None] | None = None
         self._shutting_down = False
+        self.click_handler: ClickHandler | None = None
+        """Who does the work of a board or challenge button's click: the games cog, while it is loaded.
+
+        The buttons are registered with discord.py apart from the cog, and a click can arrive
+        while the cog is not loaded; then this is None and the click is turned away politely.
+        """
 
     @property
     def service(self) -> GameService:
@@ -174,6 +184,9 @@ class TicTacToeBot(commands.Bot):
 
 Interaction: TypeAlias = discord.Interaction[TicTacToeBot]
 """An interaction as the bot's handlers get it: ``interaction.client`` is the bot, with its service."""
+
+ClickHandler: TypeAlias = "Callable[[Interaction, Click], Awaitable[None]]"
+"""Handles one click on a game's button, parsed from its custom id."""
 
 
 class ShardedTicTacToeBot(TicTacToeBot, commands.AutoShardedBot):

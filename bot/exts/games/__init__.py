@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from discord.ext import commands
 
+from bot.bot import TicTacToeBot
+from bot.exts.games.cog import GamesCog
 from bot.exts.games.views import DYNAMIC_ITEMS
 
 
 async def setup(bot: commands.Bot) -> None:
     """Load the games cog and register the persistent buttons (discord.py's extension hook)."""
-    from bot.bot import TicTacToeBot
-    from bot.exts.games.cog import GamesCog
-
     if not isinstance(bot, TicTacToeBot):
         raise TypeError("The games extension needs a TicTacToeBot, which brings the game service.")
     bot.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -33,12 +33,12 @@ from bot.exts.games.messages import (
     MessageRef,
     answer,
     board_ref,
-    jump_url,
 )
 from bot.exts.games.places import place_of, public_answers_allowed, require_public_answers
+from bot.exts.games.render import jump_url
 from bot.exts.games.respond import custom_id_of, report, tell, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
-from bot.exts.games.views import GAMES_COG, has_button, shown_game
+from bot.exts.games.views import has_button, shown_game
 from bot.i18n import LANGUAGES, N_, Texts
 from bot.services import Actor, First, GameView, Place, Refusal, refusals
 
@@ -109,7 +109,7 @@ def handled(command: Handler[P]) -> Handler[P]:
     return run
 
 
-class GamesCog(commands.Cog, name=GAMES_COG):
+class GamesCog(commands.Cog, name="Games"):
     """Tic-tac-toe: ``/ttt`` commands and the board's buttons."""
 
     ttt = app_commands.Group(
@@ -130,12 +130,15 @@ class GamesCog(commands.Cog, name=GAMES_COG):
     async def cog_load(self) -> None:
         self._previous_error_handler = self.bot.tree.on_error
         self.bot.tree.error(self.on_app_command_error)
+        self.bot.click_handler = self.on_click
         self.sweeper.start()
         self._spawn(self._resume_bot_turns())
 
     async def cog_unload(self) -> None:
         if self._previous_error_handler is not None:
             self.bot.tree.error(self._previous_error_handler)
+        if self.bot.click_handler == self.on_click:
+            self.bot.click_handler = None
         await self.sweeper.stop()
         for task in list(self._background):
             task.cancel()

@@ -24,7 +24,7 @@ import discord
 
 from bot.bot import Interaction
 from bot.exts.games.audience import Audience
-from bot.exts.games.render import MessageText, game_text, is_challenge_message, moved_text
+from bot.exts.games.render import MessageText, game_text, is_challenge_message, jump_url, moved_text
 from bot.exts.games.views import board_view, challenge_view
 from bot.i18n import Texts
 from bot.services import GameService, GameView, Refusal
@@ -94,10 +94,6 @@ def board_ref(game: GameView) -> MessageRef | None:
     if game.message_id is None or game.message_channel_id is None:
         return None
     return MessageRef(game.message_channel_id, game.message_id)
-
-
-def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
-    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 async def answer(interaction: Interaction, message: GameMessage, *, ephemeral: bool = False) -> int | None:

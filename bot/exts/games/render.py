@@ -86,6 +86,11 @@ def timestamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
+def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """The link that opens a message in Discord (``@me`` outside servers)."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
 LEVEL_NAMES = {
     Level.EASY: N_("easy"),
     Level.MEDIUM: N_("medium"),

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.exts.games.messages import jump_url
-from bot.exts.games.render import clean, timestamp
+from bot.exts.games.render import clean, jump_url, timestamp
 from bot.i18n import Texts
 from bot.review_words import (
     cells_text,

@@ -5,8 +5,9 @@ Every button is a :class:`discord.ui.DynamicItem` whose custom id (see
 database. The classes are registered once at start-up, so a click on a message posted
 before a restart is still understood.
 
-A click is parsed into a :class:`Click` and handed to the games cog
-(:meth:`bot.exts.games.cog.GamesCog.on_click`), which does the work; these classes only translate.
+A click is parsed into a :class:`Click` and handed to the bot's click handler
+(:attr:`bot.bot.TicTacToeBot.click_handler`, which the games cog sets while it is loaded);
+these classes only translate.
 """
 
 from __future__ import annotations
@@ -31,18 +32,13 @@ from bot.i18n import Texts, texts_for_locale
 from bot.services import GameStatus
 from bot.services.results import GameView
 
-GAMES_COG = "Games"
-"""The name of the cog that handles clicks (:class:`bot.exts.games.cog.GamesCog`)."""
-
 
 async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> None:
-    """Give the click to the games cog; discord.py hands dynamic items an interaction of any client."""
-    from bot.exts.games.cog import GamesCog  # the cog module imports this one
-
+    """Give the click to the bot's click handler (discord.py types a dynamic item's interaction loosely)."""
     client = interaction.client
-    cog = client.get_cog(GAMES_COG) if isinstance(client, TicTacToeBot) else None
-    if isinstance(cog, GamesCog):
-        await cog.on_click(cast(Interaction, interaction), click)
+    handler = client.click_handler if isinstance(client, TicTacToeBot) else None
+    if handler is not None:
+        await handler(cast(Interaction, interaction), click)
     elif not interaction.response.is_done():
         texts = texts_for_locale(interaction.locale.value)
         await interaction.response.send_message(texts.gettext(render.UNAVAILABLE), ephemeral=True)
