@@ -8,7 +8,7 @@ import pytest
 from discord import app_commands
 
 from bot.engine import Board, Mark
-from bot.exts.games.cog import SIZE_CHOICES
+from bot.exts.games.handlers.games import SIZE_CHOICES
 
 
 def _won_by_a_row_of(size: int) -> int:

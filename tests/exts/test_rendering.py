@@ -9,15 +9,10 @@ import discord
 from bot.engine import Level, Outcome
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.messages import GameMessage, compose
-from bot.exts.games.render import (
-    MessageText,
-    board_text,
-    clean,
-    hint_embed,
-    leaderboard_embed,
-    moved_text,
-    players_only,
-)
+from bot.exts.games.render.board import board_text, moved_text
+from bot.exts.games.render.common import MessageText, clean, players_only
+from bot.exts.games.render.hint import hint_embed
+from bot.exts.games.render.records import leaderboard_embed
 from bot.exts.games.views import board_view
 from bot.i18n import texts_for_locale
 from bot.services.results import CellVerdict, HintView, Leaderboard, LeaderboardEntry

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from bot.engine import Mark, Outcome, format_cell
-from bot.exts.games.render_review import EMBED_TOTAL_LIMIT, FIELD_LIMIT, review_embed
+from bot.exts.games.render.review import EMBED_TOTAL_LIMIT, FIELD_LIMIT, review_embed
 from bot.i18n import ENGLISH, texts_for
 from bot.services import GameReview, MoveReview, Verdict
 from bot.states import GameStatus

@@ -15,8 +15,9 @@ import discord
 import pytest
 
 from bot.engine import Level, Outcome
-from bot.exts.games import render
 from bot.exts.games.messages import compose
+from bot.exts.games.render import answers, common, records
+from bot.exts.games.render.hint import hint_embed
 from bot.i18n import LANGUAGES, Language, Texts, texts_for
 from bot.i18n.tooling import placeholders, source_messages
 from bot.services.results import (
@@ -37,7 +38,7 @@ from discord_emulator.validation import check_message_body
 from tests.exts.factories import ALICE, NOW, game_view
 
 LONG_NAME = "**Ålice** __the__ 🎲 ~~Große~~ ||x||"[:32]
-SHOWN_NAME = render.clean(LONG_NAME)
+SHOWN_NAME = common.clean(LONG_NAME)
 MENTION = "<@123456789012345678>"
 URL = "https://discord.com/channels/123456789012345678/123456789012345678/123456789012345678"
 
@@ -132,7 +133,7 @@ def embed_body(embed: discord.Embed) -> dict[str, Any]:
     return {"embeds": [embed.to_dict()]}
 
 
-def message_body(message: render.MessageText, view: discord.ui.View | None = None) -> dict[str, Any]:
+def message_body(message: common.MessageText, view: discord.ui.View | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {}
     if message.content is not None:
         body["content"] = message.content
@@ -198,7 +199,7 @@ def test_what_discord_shows_stays_within_its_limits_in_every_language(language: 
             assert SHOWN_NAME in str(message.text.embed.description), "the bot's name, escaped"
         for button in message.view.children if message.view else []:
             assert len(getattr(button, "label", "") or "") <= 80
-        within_limits(content=render.move_summary(texts, game, "e5", URL))
+        within_limits(content=answers.move_summary(texts, game, "e5", URL))
 
     big = game_view("XO.XO/OX.OX/XO.../...../.....", bot_name=LONG_NAME)
     moves = tuple(
@@ -206,17 +207,17 @@ def test_what_discord_shows_stays_within_its_limits_in_every_language(language: 
         for cell in big.legal_moves
     )
     hint = HintView(big, Outcome.WIN, 24, False, moves, tuple(big.legal_moves))
-    within_limits(**embed_body(render.hint_embed(texts, hint)))
+    within_limits(**embed_body(hint_embed(texts, hint)))
 
     entries = tuple(LeaderboardEntry(n, ALICE, LONG_NAME, 2400, 12345, 12345, 0, 0) for n in range(1, 26))
-    within_limits(**embed_body(render.leaderboard_embed(texts, Leaderboard(1, 25, entries), server=True)))
-    within_limits(**embed_body(render.leaderboard_embed(texts, Leaderboard(1, 5, ()), server=False)))
-    within_limits(**embed_body(render.stats_embed(texts, stats(texts), ALICE)))
+    within_limits(**embed_body(records.leaderboard_embed(texts, Leaderboard(1, 25, entries), server=True)))
+    within_limits(**embed_body(records.leaderboard_embed(texts, Leaderboard(1, 5, ()), server=False)))
+    within_limits(**embed_body(records.stats_embed(texts, stats(texts), ALICE)))
     for language_code in (None, "es-419"):
         for changed in (False, True):
-            within_limits(content=render.settings_text(texts, language_code, "ja", changed=changed))
+            within_limits(content=answers.settings_text(texts, language_code, "ja", changed=changed))
     for seconds in COUNTS:
-        within_limits(content=render.cooldown_text(texts, seconds))
+        within_limits(content=answers.cooldown_text(texts, seconds))
 
 
 ENGLISH_WORDS = re.compile(

@@ -1,8 +1,8 @@
 """Looking back on Discord: ``/ttt review``, ``replay``, ``history`` and ``stats``, the Review button.
 
 Each function answers one interaction with one service call; the words come from
-:mod:`bot.exts.games.render_review` (stats: :mod:`bot.exts.games.render`). Reviews, game lists
-and stats are ephemeral; a replay is a public message whose GIF carries alt text.
+:mod:`bot.exts.games.render.review` and :mod:`bot.exts.games.render.records`. Reviews, game
+lists and stats are ephemeral; a replay is a public message whose GIF carries alt text.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import io
 import discord
 
 from bot.bot import Interaction
-from bot.exts.games import render
-from bot.exts.games.render import stats_embed
-from bot.exts.games.render_review import (
+from bot.exts.games.render.common import nobody
+from bot.exts.games.render.records import stats_embed
+from bot.exts.games.render.review import (
     CHART_FILENAME,
     REPLAY_FILENAME,
     chart_caption,
@@ -37,7 +37,7 @@ async def send_with_file(
     ephemeral: bool = False,
 ) -> None:
     """Answer ``interaction`` (or fill in its deferred "thinking...") with text, an embed and a file."""
-    mentions = render.nobody()
+    mentions = nobody()
     files = [] if file is None else [file]
     if interaction.response.is_done():
         await interaction.edit_original_response(

@@ -24,7 +24,8 @@ import discord
 
 from bot.bot import Interaction
 from bot.exts.games.audience import Audience
-from bot.exts.games.render import MessageText, game_text, is_challenge_message, jump_url, moved_text
+from bot.exts.games.render.board import game_text, is_challenge_message, moved_text
+from bot.exts.games.render.common import MessageText, jump_url
 from bot.exts.games.views import board_view, challenge_view
 from bot.i18n import Texts
 from bot.services import GameService, GameView, Refusal

@@ -26,8 +26,8 @@ import discord
 from discord import app_commands
 
 from bot.bot import Interaction
-from bot.exts.games import render
-from bot.exts.games.render import APOLOGY
+from bot.exts.games.render import answers
+from bot.exts.games.render.answers import APOLOGY
 from bot.i18n import Texts, texts_for_locale
 from bot.services import Refusal
 
@@ -126,19 +126,19 @@ def _user_message(error: Exception, texts: Texts) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original if isinstance(error.original, Exception) else error
     if isinstance(error, Refusal):
-        return render.refusal_text(texts, error)
+        return answers.refusal_text(texts, error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return texts.gettext(render.NOT_IN_DMS)
+        return texts.gettext(answers.NOT_IN_DMS)
     if isinstance(error, app_commands.TransformerError):
         if error.type is discord.AppCommandOptionType.user:
-            return texts.gettext(render.UNKNOWN_MEMBER)
-        return render.not_understood_text(texts, error.value)
+            return texts.gettext(answers.UNKNOWN_MEMBER)
+        return answers.not_understood_text(texts, error.value)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return render.cooldown_text(texts, error.retry_after)
+        return answers.cooldown_text(texts, error.retry_after)
     if isinstance(error, app_commands.CheckFailure):
-        return texts.gettext(render.NOT_ALLOWED_HERE)
+        return texts.gettext(answers.NOT_ALLOWED_HERE)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return texts.gettext(render.COMMAND_CHANGED)
+        return texts.gettext(answers.COMMAND_CHANGED)
     return None
 
 

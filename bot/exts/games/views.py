@@ -18,7 +18,6 @@ from typing import Any, ClassVar, Self, cast
 import discord
 
 from bot.bot import Interaction, TicTacToeBot
-from bot.exts.games import render
 from bot.exts.games.custom_ids import (
     CELL_TEMPLATE,
     CONTROL_TEMPLATE,
@@ -28,6 +27,8 @@ from bot.exts.games.custom_ids import (
     control_click,
     parse_custom_id,
 )
+from bot.exts.games.render.answers import UNAVAILABLE
+from bot.exts.games.render.board import button_label
 from bot.i18n import Texts, texts_for_locale
 from bot.services import GameStatus
 from bot.services.results import GameView
@@ -41,7 +42,7 @@ async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> Non
         await handler(cast(Interaction, interaction), click)
     elif not interaction.response.is_done():
         texts = texts_for_locale(interaction.locale.value)
-        await interaction.response.send_message(texts.gettext(render.UNAVAILABLE), ephemeral=True)
+        await interaction.response.send_message(texts.gettext(UNAVAILABLE), ephemeral=True)
 
 
 class CellButton(
@@ -136,7 +137,7 @@ def _cell_style(game: GameView, cell: int) -> discord.ButtonStyle:
 
 
 def _control(texts: Texts, click: Click, row: int) -> ControlButton:
-    return ControlButton(click, label=render.button_label(texts, click.action), row=row)
+    return ControlButton(click, label=button_label(texts, click.action), row=row)
 
 
 def board_view(game: GameView, texts: Texts) -> discord.ui.View:

@@ -11,16 +11,9 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.exts.games.render import clean, jump_url, timestamp
+from bot.exts.games.render.common import clean, jump_url, timestamp
 from bot.i18n import Texts
-from bot.review_words import (
-    cells_text,
-    estimates_note,
-    header_text,
-    result_text,
-    summary_lines,
-    verdict_text,
-)
+from bot.review_words import cells_text, estimates_note, header_text, result_text, summary_lines, verdict_text
 from bot.services import FinishedGames, GameHistory, GameReview, GameView, MoveReview, PlayerView, RatingChart
 from bot.states import GameResult
 

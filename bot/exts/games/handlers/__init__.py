@@ -1,0 +1,1 @@
+"""The games cog's handlers, one module per concern; :mod:`.base` holds what they share."""

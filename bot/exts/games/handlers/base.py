@@ -1,0 +1,120 @@
+"""What the games cog's handlers share: the ``/ttt`` group, the cog's state and its ways of answering.
+
+The cog (:class:`bot.exts.games.cog.GamesCog`) is composed of one class per concern
+(:mod:`.games`, :mod:`.records`, :mod:`.settings`, :mod:`.clicks`), each a subclass of
+:class:`GamesCogBase` whose commands join :data:`TTT`; discord.py gathers them from the
+composed class's bases.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import functools
+import inspect
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.bot import Interaction, TicTacToeBot
+from bot.exts.games.audience import locale_of, personal
+from bot.exts.games.messages import BoardPublisher, MessageRef, answer, board_ref
+from bot.exts.games.places import public_answers_allowed
+from bot.exts.games.respond import report
+from bot.exts.games.sweeper import DeadlineSweeper
+from bot.i18n import N_, Texts
+from bot.services import Actor, GameView, Place, refusals
+
+E = TypeVar("E", bound=enum.Enum)
+P = ParamSpec("P")
+
+C = TypeVar("C", bound="GamesCogBase")
+Handler = Callable[Concatenate[C, Interaction, P], Coroutine[Any, Any, None]]
+
+
+def actor_of(interaction: Interaction) -> Actor:
+    """The user behind ``interaction``, with their language (kept with a game they start)."""
+    return Actor(interaction.user.id, interaction.user.display_name, locale_of(interaction))
+
+
+def choice_of(kind: type[E], value: str, option: str) -> E:
+    """Option ``option``'s value as ``kind``; a value outside its choices (a forged client) is refused."""
+    try:
+        return kind(value)
+    except ValueError:
+        raise refusals.BadOption(option) from None
+
+
+TTT = app_commands.Group(
+    name="ttt",
+    description=N_("Play tic-tac-toe against me or another member."),
+    allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+    allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
+)
+"""The ``/ttt`` command group; every handler module adds its commands to it."""
+
+
+def handled(command: Handler[C, P]) -> Handler[C, P]:
+    """Run a command's handler as :meth:`GamesCogBase.answering` does: counted in flight, errors reported.
+
+    The wrapper carries the handler's signature with its annotations evaluated where the handler
+    is written, since discord.py reads a command's options from the annotations of its callback.
+    """
+
+    @functools.wraps(command)
+    async def run(cog: C, interaction: Interaction, /, *args: P.args, **kwargs: P.kwargs) -> None:
+        async with cog.answering(interaction):
+            await command(cog, interaction, *args, **kwargs)
+
+    run.__signature__ = inspect.signature(command, eval_str=True)  # type: ignore[attr-defined]
+    return run
+
+
+class GamesCogBase(commands.Cog):
+    """The games cog's state (the service, the board publisher, the deadline sweeper) and shared steps."""
+
+    def __init__(self, bot: TicTacToeBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.publisher = BoardPublisher(bot, bot.service)
+        self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
+
+    @contextlib.asynccontextmanager
+    async def answering(self, interaction: Interaction, game_id: int | None = None) -> AsyncIterator[None]:
+        """Count the handling of ``interaction`` in flight, and report any error it raises to the user."""
+        async with self.bot.inflight.track():
+            try:
+                yield
+            except Exception as error:
+                await report(interaction, error, game_id=game_id)
+
+    @staticmethod
+    def _answers_with_board(interaction: Interaction, place: Place) -> bool:
+        """Whether a command that changed a game answers with its board for everyone to see.
+
+        Where the bot cannot edit the board on its own, the changed game is shown as the answer
+        (it becomes the board message), unless Discord would show that answer to the user alone.
+        """
+        return place.interactions_only and public_answers_allowed(interaction)
+
+    async def _show_new_board(self, interaction: Interaction, game: GameView) -> None:
+        """Answer with the game's message and make it the game's board message.
+
+        A board message shown before (``/ttt board`` shows the game again) becomes a link to the new one.
+        """
+        message_id = await answer(interaction, await self.publisher.compose(game, interaction))
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.service.set_message(game.id, game.channel_id, message_id)
+        self.sweeper.poke(game.deadline)
+        old = board_ref(game)
+        if old is not None:
+            await self.publisher.retire(game, old, MessageRef(game.channel_id, message_id))
+
+    async def _public_texts(self, place: Place, interaction: Interaction) -> Texts:
+        """The language of a public answer here: the server's, or outside servers the asker's."""
+        if place.guild_id is None:
+            return personal(interaction)
+        return await self.publisher.audience.server(place.guild_id, interaction)

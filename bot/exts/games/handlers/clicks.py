@@ -1,0 +1,137 @@
+"""Clicks on a game's buttons (see :mod:`bot.exts.games.views`), and clicks no button takes."""
+
+from __future__ import annotations
+
+import logging
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from bot.bot import Interaction
+from bot.exts.games import looking_back
+from bot.exts.games.audience import personal
+from bot.exts.games.custom_ids import Action, Click, parse_custom_id
+from bot.exts.games.handlers.base import GamesCogBase, actor_of
+from bot.exts.games.messages import MessageRef, board_ref
+from bot.exts.games.places import place_of, require_public_answers
+from bot.exts.games.render.answers import NOT_THIS_GAME, STALE_BUTTON, outdated_board_text
+from bot.exts.games.respond import custom_id_of, tell, within_deadline
+from bot.exts.games.views import has_button, shown_game
+from bot.services import Refusal, refusals
+
+log = logging.getLogger(__name__)
+
+
+class ClickHandling(GamesCogBase):
+    """The work of a click on a board or a challenge."""
+
+    async def on_click(self, interaction: Interaction, click: Click, /) -> None:
+        """A click on one of the game's buttons (see :mod:`bot.exts.games.views`)."""
+        async with self.answering(interaction, game_id=click.game_id):
+            await self._click(interaction, click)
+
+    async def _click(self, interaction: Interaction, click: Click) -> None:
+        if shown_game(interaction.message) != click.game_id:
+            # A crafted id naming another game than the one its message shows: act on neither.
+            await tell(interaction, personal(interaction).gettext(NOT_THIS_GAME))
+            return
+        place = place_of(interaction)
+        user = actor_of(interaction)
+        if click.action is Action.REVIEW:
+            await looking_back.show_review(
+                self.service, interaction, personal(interaction), place, click.game_id
+            )
+            return
+        if click.action is Action.REMATCH:
+            require_public_answers(interaction)
+            game = await within_deadline(
+                interaction, self.service.rematch(place, user, click.game_id), thinking=True
+            )
+            await self._show_new_board(interaction, game)
+            return
+        if click.action is Action.CELL:
+            assert click.cell is not None
+            work = self.service.move(place, user, click.cell, game_id=click.game_id, expected_ply=click.ply)
+        elif click.action is Action.RESIGN:
+            work = self.service.resign(place, user, click.game_id)
+        elif click.action is Action.ACCEPT:
+            work = self.service.accept(place, user, click.game_id)
+        else:
+            work = self.service.decline(place, user, click.game_id)
+        try:
+            game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
+        except refusals.OutdatedBoard as error:
+            if place.interactions_only:
+                await self._redraw_clicked(interaction, click.game_id, error)
+                return
+            # The clicked message shows an older state (its edit was lost, say): redraw it.
+            await tell(interaction, outdated_board_text(personal(interaction), error))
+            await self._refresh_clicked(interaction, click.game_id)
+            return
+        try:
+            await self.publisher.answer_click(interaction, game)
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            # The move stands; show it through the channel API (retried by the sweeper if that fails too).
+            # No apology to the user: the board shows their move, and "try again" would mislead.
+            log.warning("Could not edit the board of game %s after a click: %r", game.id, error)
+            await self.publisher.refresh(game)
+            return
+        self.sweeper.poke(game.deadline)
+        clicked = interaction.message
+        if clicked is not None and clicked.id != game.message_id:
+            # An older message of the game was clicked and now shows it: it becomes the board.
+            await self.service.set_message(game.id, clicked.channel.id, clicked.id)
+            old = board_ref(game)
+            if old is not None:
+                await self.publisher.retire(game, old, MessageRef(clicked.channel.id, clicked.id))
+
+    async def _redraw_clicked(self, interaction: Interaction, game_id: int, refusal: Refusal) -> None:
+        """Where boards change only on request: show the game as it stands on the clicked message,
+        through this click (a game that ended on time shows it here), then say why nothing was played."""
+        game = await self.service.game(game_id, place_of(interaction))
+        if not game.bot_to_move:
+            await self.publisher.answer_click(interaction, game)
+        await tell(interaction, outdated_board_text(personal(interaction), refusal))
+
+    async def _refresh_clicked(self, interaction: Interaction, game_id: int) -> None:
+        """Redraw an outdated board that someone clicked, so its buttons are current again.
+
+        An older message of the game than its board message becomes a link to the board
+        instead. Not while the bot is about to reply: the answer that made the board
+        outdated will show the reply, and this redraw would only race it.
+        """
+        clicked = interaction.message
+        if clicked is None:
+            return
+        game = await self.service.game(game_id, place_of(interaction))
+        if game.bot_to_move:
+            return
+        board = board_ref(game)
+        here = MessageRef(clicked.channel.id, clicked.id)
+        if board is None or board == here:
+            await self.publisher.redraw(here.channel_id, here.message_id, game)
+        else:
+            await self.publisher.retire(game, here, board)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Answer clicks no button will take: ids the message does not have (forged, or from an old bot).
+
+        discord.py hands a click to a button only when the clicked message has a button
+        with that id; every other click is answered here and acts on nothing.
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = custom_id_of(interaction) or ""
+        click = parse_custom_id(custom_id)
+        if click is not None and has_button(interaction.message, custom_id):
+            return
+        shown = shown_game(interaction.message)
+        foreign = click is not None and shown is not None and shown != click.game_id
+        async with self.bot.inflight.track():
+            try:
+                message = NOT_THIS_GAME if foreign else STALE_BUTTON
+                await tell(interaction, personal(interaction).gettext(message))
+            except discord.HTTPException as error:
+                log.warning("Could not answer an unknown button %r: %s", custom_id, error)

@@ -1,0 +1,190 @@
+"""A game's public message: its board, or its challenge, or a link to the board that replaced it.
+
+The buttons themselves are built in :mod:`bot.exts.games.views`; their labels are here.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.exts.games.custom_ids import Action
+from bot.exts.games.render.common import (
+    COLOUR_ACTIVE,
+    COLOUR_DRAWN,
+    COLOUR_ENDED,
+    COLOUR_PENDING,
+    COLOUR_WON,
+    MessageText,
+    level_name,
+    mark_label,
+    nobody,
+    players_only,
+    size_label,
+    timestamp,
+    who,
+)
+from bot.i18n import N_, Texts
+from bot.services import EndReason, GameResult, GameStatus
+from bot.services.results import GameView, PlayerView
+
+
+def _winner_sentence(texts: Texts, game: GameView) -> str:
+    winner, loser = game.winner, game.loser
+    if game.result is GameResult.DRAW or winner is None or loser is None:
+        return texts.gettext("It's a draw: the board is full.")
+    if game.end_reason is EndReason.RESIGN:
+        return texts.gettext("{loser} resigned; {winner} wins.", loser=who(loser), winner=who(winner))
+    if game.end_reason is EndReason.TIMEOUT:
+        return texts.gettext("{loser} ran out of time; {winner} wins.", loser=who(loser), winner=who(winner))
+    line = ", ".join(game.cell_name(cell) for cell in game.winning_cells)
+    if line:
+        return texts.gettext("{winner} wins with {line}!", winner=who(winner), line=line)
+    return texts.gettext("{winner} wins!", winner=who(winner))
+
+
+def status_sentence(texts: Texts, game: GameView) -> str:
+    """One sentence on where the game stands: whose turn it is, or how it ended."""
+    if game.status is GameStatus.PENDING:
+        challenged = game.challenged
+        if challenged is None:
+            return texts.gettext("Waiting for the challenged player to accept.")
+        return texts.gettext("Waiting for {name} to accept.", name=who(challenged))
+    if game.status is GameStatus.ACTIVE:
+        side = game.to_move
+        if side is None:
+            return texts.gettext("The game is running.")
+        if side.is_bot:
+            return texts.gettext("{name} is thinking ({mark}).", name=who(side), mark=mark_label(side.mark))
+        return texts.gettext("{name} to move ({mark}).", name=who(side), mark=mark_label(side.mark))
+    if game.status is GameStatus.FINISHED:
+        return _winner_sentence(texts, game)
+    if game.status is GameStatus.EXPIRED:
+        return texts.gettext("The challenge expired without an answer.")
+    if game.end_reason is EndReason.DECLINED:
+        return texts.gettext("The challenge was declined.")
+    return texts.gettext("The game was cancelled; it has no result.")
+
+
+def _colour(game: GameView) -> discord.Colour:
+    if game.status is GameStatus.ACTIVE:
+        return COLOUR_ACTIVE
+    if game.status is GameStatus.PENDING:
+        return COLOUR_PENDING
+    if game.status is GameStatus.FINISHED:
+        return COLOUR_DRAWN if game.result is GameResult.DRAW else COLOUR_WON
+    return COLOUR_ENDED
+
+
+def _side_line(texts: Texts, game: GameView, side: PlayerView) -> str:
+    line = f"{mark_label(side.mark)}: {who(side)}"
+    if side.is_bot and game.level is not None:
+        line += " " + texts.gettext("(level: {level})", level=level_name(texts, game.level))
+    return line
+
+
+def board_text(texts: Texts, game: GameView) -> MessageText:
+    """The text of a game's board message; the buttons (``views.board_view``) are the board itself.
+
+    Each fact is said once. The content holds what must ping or be read aloud first:
+    whose turn it is, or the result. The embed holds the rest: the size, who plays
+    which mark (and the bot's level), the last move in words, the turn clock and how to play.
+    """
+    title = texts.gettext("Tic-tac-toe ({size})", size=size_label(texts, game))
+    embed = discord.Embed(title=title, colour=_colour(game))
+    lines = [_side_line(texts, game, side) for side in game.players]
+    if game.last_cell is not None:
+        mark = game.cells[game.last_cell]
+        shown = game.cell_name(game.last_cell)
+        if mark is None:
+            lines.append(texts.gettext("Last move: {cell}", cell=shown))
+        else:
+            lines.append(texts.gettext("Last move: {mark} at {cell}", mark=mark_label(mark), cell=shown))
+    side = game.to_move
+    if game.is_active and side is not None and not side.is_bot and game.deadline is not None:
+        lines.append(texts.gettext("Move {when} or lose on time.", when=timestamp(game.deadline)))
+    embed.description = "\n".join(lines)
+    footer = texts.gettext("Game {game} · move {ply}", game=game.id, ply=game.ply)
+    if game.is_active:
+        footer += " · " + texts.gettext("Click a cell, or type /ttt move.")
+        if game.size == 5:
+            footer += " " + texts.gettext("Resign with /ttt resign.")
+    embed.set_footer(text=footer)
+    return MessageText(status_sentence(texts, game), embed, players_only(game))
+
+
+def challenge_text(texts: Texts, game: GameView) -> MessageText:
+    """A pending challenge, or how it ended (declined, expired, cancelled) once it did."""
+    challenged = game.challenged
+    challenger = game.player(game.challenger_id)
+    someone = texts.gettext("someone")
+    invited = someone if challenged is None else who(challenged)
+    inviter = someone if challenger is None else who(challenger)
+    title = texts.gettext("Tic-tac-toe challenge ({size})", size=size_label(texts, game))
+    embed = discord.Embed(title=title, colour=_colour(game))
+    embed.description = "\n".join(_side_line(texts, game, side) for side in game.players)
+    if game.is_pending:
+        content = texts.gettext(
+            "{invited}, {inviter} challenges you to tic-tac-toe.", invited=invited, inviter=inviter
+        )
+        if game.deadline is not None:
+            content += " " + texts.gettext("Answer {when}.", when=timestamp(game.deadline))
+        footer = texts.gettext(
+            "Game {game} · only the challenged player can accept or decline.", game=game.id
+        )
+        embed.set_footer(text=footer)
+    else:
+        if game.status is GameStatus.EXPIRED:
+            content = texts.gettext(
+                "The challenge from {inviter} to {invited} expired without an answer.",
+                inviter=inviter,
+                invited=invited,
+            )
+        elif game.end_reason is EndReason.DECLINED:
+            content = texts.gettext(
+                "{invited} declined the challenge from {inviter}.", invited=invited, inviter=inviter
+            )
+        else:
+            content = texts.gettext(
+                "The challenge from {inviter} to {invited} was cancelled.", inviter=inviter, invited=invited
+            )
+        embed.set_footer(text=texts.gettext("Game {game}", game=game.id))
+    pinged = [discord.Object(id=challenged.user_id)] if challenged and challenged.user_id else []
+    return MessageText(content, embed, discord.AllowedMentions(everyone=False, roles=False, users=pinged))
+
+
+def moved_text(texts: Texts, board_url: str) -> MessageText:
+    """An older board message of a game, once the game is shown on another one."""
+    return MessageText(
+        texts.gettext("This game moved to a new message: {url}", url=board_url), None, nobody()
+    )
+
+
+def is_challenge_message(game: GameView) -> bool:
+    """Whether the game's message is a challenge (Accept/Decline) rather than a board.
+
+    A challenge between people shows as one until accepted; one that ended
+    unanswered (declined, expired, cancelled before a move) keeps that form.
+    """
+    if game.vs_bot:
+        return False
+    if game.is_pending or game.status is GameStatus.EXPIRED or game.end_reason is EndReason.DECLINED:
+        return True
+    return game.status is GameStatus.CANCELLED and game.ply == 0
+
+
+def game_text(texts: Texts, game: GameView) -> MessageText:
+    return challenge_text(texts, game) if is_challenge_message(game) else board_text(texts, game)
+
+
+BUTTON_LABELS = {
+    Action.RESIGN: N_("Resign"),
+    Action.REMATCH: N_("Rematch"),
+    Action.REVIEW: N_("Review"),
+    Action.ACCEPT: N_("Accept"),
+    Action.DECLINE: N_("Decline"),
+}
+"""The labels of the buttons that act on a whole game."""
+
+
+def button_label(texts: Texts, action: Action) -> str:
+    return texts.gettext(BUTTON_LABELS[action])

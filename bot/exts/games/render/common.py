@@ -1,0 +1,96 @@
+"""What every rendered message shares: the message parts, marks, colours, names, times and links.
+
+People are named by mention (``<@id>``): mentions render as the member's current
+name, cannot carry markdown or ``@everyone``, and only ping when the message's
+allowed mentions say so (:func:`players_only`). Stored display names (the bot's own,
+the leaderboard's) are escaped before use (:func:`clean`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import discord
+
+from bot.engine import Level, Mark
+from bot.i18n import N_, Texts
+from bot.services.results import GameView, PlayerView
+
+MARK_EMOJI = {Mark.X: "❌", Mark.O: "⭕"}
+EMPTY_CELL = "·"
+
+COLOUR_ACTIVE = discord.Colour.blurple()
+COLOUR_PENDING = discord.Colour.gold()
+COLOUR_WON = discord.Colour.green()
+COLOUR_DRAWN = discord.Colour.light_grey()
+COLOUR_ENDED = discord.Colour.dark_grey()
+
+
+@dataclass(frozen=True, slots=True)
+class MessageText:
+    """The text parts of a message: its content, one embed and who may be pinged.
+
+    None leaves a part out of a new message and removes it from an edited one.
+    """
+
+    content: str | None
+    embed: discord.Embed | None
+    allowed_mentions: discord.AllowedMentions
+
+
+def players_only(game: GameView) -> discord.AllowedMentions:
+    """Allowed mentions for a game's messages: its human players, never @everyone, @here or a role."""
+    users = [discord.Object(id=side.user_id) for side in game.players if side.user_id is not None]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def nobody() -> discord.AllowedMentions:
+    return discord.AllowedMentions.none()
+
+
+def clean(text: str) -> str:
+    """A stored name made safe to show: no markdown, no working mentions."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def who(side: PlayerView) -> str:
+    """A player as shown in text: a mention for a person, the bot's name in bold."""
+    if side.user_id is None:
+        return f"**{clean(side.display_name)}**"
+    return f"<@{side.user_id}>"
+
+
+def mark_label(mark: Mark) -> str:
+    return f"{MARK_EMOJI[mark]} {mark.value}"
+
+
+def timestamp(moment: datetime, style: str = "R") -> str:
+    """A Discord timestamp each reader sees in their own language and time zone (``R``: "in 2 minutes")."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """The link that opens a message in Discord (``@me`` outside servers)."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+LEVEL_NAMES = {
+    Level.EASY: N_("easy"),
+    Level.MEDIUM: N_("medium"),
+    Level.HARD: N_("hard"),
+    Level.PERFECT: N_("perfect"),
+}
+
+
+def level_name(texts: Texts, level: Level) -> str:
+    return texts.gettext(LEVEL_NAMES[level])
+
+
+def size_label(texts: Texts, game: GameView) -> str:
+    return texts.gettext("{size}x{size}, {k} in a row", size=game.size, k=game.k)
+
+
+def fit(text: str, limit: int = 1024) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis (by default Discord's limit for a field)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
