@@ -141,6 +141,11 @@ async def test_a_challenge_in_japanese_once_the_server_chose_japanese(
     assert challenge.embeds[0]["title"] == "三目並べ（3x3、3つ並べ）"
     assert controls(challenge) == ["再戦", "振り返り"]
 
+    stats = await answer(await table.slash("hana", "ttt stats", locale="fr"))
+    assert stats.ephemeral and stats.embeds[0]["title"] == "Statistiques de morpion", "the asker's language"
+    (chart,) = stats.attachments
+    assert chart["filename"] == "rating.png" and stats.embeds[0]["image"]["url"] == chart["url"]
+
 
 async def test_outside_servers_a_game_speaks_the_language_of_its_starter(
     emu: DiscordEmulator, bot: BotUnderTest

@@ -125,6 +125,7 @@ async def test_stats_show_the_rating_chart_once_there_are_rated_games(
     assert before.attachments == [] and not (before.embeds[0].get("image") or {}).get("url")
     await finished_game(table, "alice", "bob")
     after = await answer(await table.slash("alice", "ttt stats"))
+    assert before.ephemeral and after.ephemeral
     (chart,) = after.attachments
     assert chart["filename"] == "rating.png" and chart["content_type"] == "image/png"
     assert after.embeds[0]["image"]["url"] == chart["url"]

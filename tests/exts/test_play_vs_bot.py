@@ -352,7 +352,7 @@ async def test_stats_after_games_against_the_bot(emu: DiscordEmulator, bot: BotU
     await answer(await table.click(message, message.button(label="Resign").custom_id or "", "alice"))
 
     stats = await answer(await table.slash("bob", "ttt stats", user=table["alice"]))
-    assert not stats.ephemeral
+    assert stats.ephemeral, "one member's question, answered to them alone"
     text = stats.embed_text
     assert f"<@{table['alice'].id}>" in text
     assert "0W 1L 0D" in text and "hard: 0W 1L 0D" in text

@@ -376,7 +376,11 @@ async def test_hostile_interactions_are_refused_and_change_nothing(
         assert text.strip(), context
         assert APOLOGY not in text.lower(), context
         if kind == "read":
-            assert not ephemeral and ("stats" in text.lower() or "leaderboard" in text.lower()), context
+            is_stats = "stats" in text.lower()
+            assert is_stats or "leaderboard" in text.lower(), context
+            assert ephemeral == is_stats, (
+                f"stats are the asker's alone, the leaderboard everyone's; {context}"
+            )
         elif kind == "autocomplete":
             choices = json.loads(text)
             assert len(choices) <= 25 and all(len(c["name"]) <= 100 for c in choices), context

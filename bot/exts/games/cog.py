@@ -358,14 +358,10 @@ class GamesCog(commands.Cog, name="Games"):
     @app_commands.describe(user=N_("Whose stats to show. Default you."))
     @handled
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
-        place = place_of(interaction)
         target = user or interaction.user
-        texts = await self._public_texts(place, interaction)
-        work = looking_back.stats_with_chart(self.service, place, target.id)
-        stats, chart = await within_deadline(interaction, work, thinking=True)
-        embed = render.stats_embed(texts, stats, target.id)
-        picture = looking_back.show_chart(texts, embed, chart)
-        await looking_back.send_with_file(interaction, embed=embed, file=picture)
+        await looking_back.show_stats(
+            self.service, interaction, personal(interaction), place_of(interaction), target.id
+        )
 
     # /ttt history, review, replay
 

@@ -1,8 +1,8 @@
-"""Looking back on Discord: ``/ttt review``, ``replay`` and ``history``, the Review button, the stats chart.
+"""Looking back on Discord: ``/ttt review``, ``replay``, ``history`` and ``stats``, the Review button.
 
 Each function answers one interaction with one service call; the words come from
-:mod:`bot.exts.games.render_review`. Reviews and game lists are ephemeral; a replay is
-a public message whose GIF carries alt text.
+:mod:`bot.exts.games.render_review` (stats: :mod:`bot.exts.games.render`). Reviews, game lists
+and stats are ephemeral; a replay is a public message whose GIF carries alt text.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import discord
 
 from bot.bot import Interaction
 from bot.exts.games import render
+from bot.exts.games.render import stats_embed
 from bot.exts.games.render_review import (
     CHART_FILENAME,
     REPLAY_FILENAME,
@@ -87,15 +88,25 @@ async def show_history(
     await send_with_file(interaction, embed=history_embed(texts, games), ephemeral=True)
 
 
-async def stats_with_chart(
+async def show_stats(
+    service: GameService, interaction: Interaction, texts: Texts, place: Place, user_id: int
+) -> None:
+    """A player's stats and, once they have rated games, their rating chart, to the asker alone."""
+    work = _stats_with_chart(service, place, user_id)
+    stats, chart = await within_deadline(interaction, work, thinking=True, ephemeral=True)
+    embed = stats_embed(texts, stats, user_id)
+    picture = _show_chart(texts, embed, chart)
+    await send_with_file(interaction, embed=embed, file=picture, ephemeral=True)
+
+
+async def _stats_with_chart(
     service: GameService, place: Place, user_id: int
 ) -> tuple[PlayerStats, RatingChart | None]:
-    """A player's stats and, once they have rated games, their rating chart."""
     stats = await service.stats(user_id, place.guild_id)
     return stats, await service.rating_chart(user_id, place.guild_id)
 
 
-def show_chart(texts: Texts, embed: discord.Embed, chart: RatingChart | None) -> discord.File | None:
+def _show_chart(texts: Texts, embed: discord.Embed, chart: RatingChart | None) -> discord.File | None:
     """Show the chart as the embed's image, saying what its colours mean; the file to attach."""
     if chart is None:
         return None
