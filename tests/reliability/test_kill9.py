@@ -185,14 +185,18 @@ class KillLane:
                     continue
                 seat.board = message
                 self.old_boards_clicked += 1
+                game_id = game_of(message)
+                assert game_id is not None
                 clicked = await seat.click()
                 if clicked is None:
                     await self.emu.wait_for_edit(message, timeout=ANSWER_TIMEOUT)
                 else:
                     await seat.settle_click(*clicked)
-                game_id = game_of(message)
-                stored = (await read_store(self.database_url)).games[game_id or 0]
-                if stored.status.value != "pending":
+                stored = (await read_store(self.database_url)).games[game_id]
+                if game_of(message) is None:
+                    # The game's board is another message now; this copy became a link to it.
+                    assert stored.message_id != message.id, f"game {game_id}'s own board lost its buttons"
+                elif stored.status.value != "pending":
                     assert board(message) == stored.board.replace("/", ""), (
                         f"board message {message.id} of game {game_id} shows {board(message)}, "
                         f"stored {stored.board}"
