@@ -42,7 +42,9 @@ class RecordCommands(GamesCogBase):
         embed = leaderboard_embed(texts, board, server=guild_id is not None)
         await answer(interaction, GameMessage(MessageText(None, embed, nobody())))
 
-    @TTT.command(name="stats", description=N_("A player's wins, losses, draws, streaks and rating."))
+    @TTT.command(
+        name="stats", description=N_("A player's wins, losses, draws, streaks and rating (only you see it).")
+    )
     @app_commands.describe(user=N_("Whose stats to show. Default you."))
     @handled
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
