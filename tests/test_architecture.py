@@ -10,6 +10,7 @@ import (directly, or through other modules of the project), and why.
 from __future__ import annotations
 
 import ast
+import graphlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,3 +182,25 @@ def test_a_breach_through_another_module_is_caught() -> None:
     assert breaches(graph, rule) == ["bot.services.a -> bot.helpers -> discord.ui"]
     assert breaches(graph, Rule(("bot.engine",), ("discord",), "example")) == []
     assert breaches(graph, Rule(("bot.services",), ("discord",), "example", direct=True)) == []
+
+
+def import_cycle(graph: dict[str, set[str]], prefixes: Iterable[str]) -> list[str]:
+    """A cycle among the imports of the modules named by ``prefixes`` (their own imports), or []."""
+    bound = {module for module in graph if within(module, prefixes)}
+    among = {module: {name for name in graph[module] if name in bound and name != module} for module in bound}
+    try:
+        list(graphlib.TopologicalSorter(among).static_order())
+    except graphlib.CycleError as error:
+        return list(error.args[1])
+    return []
+
+
+def test_the_discord_adapter_imports_without_a_cycle() -> None:
+    """Each module of the Discord adapter builds on others without any importing its way back to itself."""
+    assert import_cycle(GRAPH, ("bot.bot", "bot.exts")) == []
+
+
+def test_an_import_cycle_is_caught() -> None:
+    graph = {"bot.exts.a": {"bot.exts.b"}, "bot.exts.b": {"bot.exts.c.d"}, "bot.exts.c.d": {"bot.exts.a"}}
+    assert sorted(import_cycle(graph, ("bot.exts",))[1:]) == ["bot.exts.a", "bot.exts.b", "bot.exts.c.d"]
+    assert import_cycle(graph, ("bot.exts.a", "bot.exts.b")) == []

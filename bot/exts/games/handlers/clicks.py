@@ -9,10 +9,10 @@ import discord
 from discord.ext import commands
 
 from bot.bot import Interaction
-from bot.exts.games import looking_back
 from bot.exts.games.audience import personal
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.handlers.base import GamesCogBase, actor_of
+from bot.exts.games.looking_back import show_review
 from bot.exts.games.messages import MessageRef, board_ref
 from bot.exts.games.places import place_of, require_public_answers
 from bot.exts.games.render.answers import NOT_THIS_GAME, STALE_BUTTON, outdated_board_text
@@ -39,9 +39,7 @@ class ClickHandling(GamesCogBase):
         place = place_of(interaction)
         user = actor_of(interaction)
         if click.action is Action.REVIEW:
-            await looking_back.show_review(
-                self.service, interaction, personal(interaction), place, click.game_id
-            )
+            await show_review(self.service, interaction, personal(interaction), place, click.game_id)
             return
         if click.action is Action.REMATCH:
             require_public_answers(interaction)

@@ -6,9 +6,9 @@ import discord
 from discord import app_commands
 
 from bot.bot import Interaction
-from bot.exts.games import looking_back
 from bot.exts.games.audience import personal
 from bot.exts.games.handlers.base import TTT, GamesCogBase, handled
+from bot.exts.games.looking_back import post_replay, show_history, show_review, show_stats
 from bot.exts.games.messages import GameMessage, answer
 from bot.exts.games.places import place_of
 from bot.exts.games.render.common import MessageText, nobody
@@ -49,18 +49,14 @@ class RecordCommands(GamesCogBase):
     @handled
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
-        await looking_back.show_stats(
-            self.service, interaction, personal(interaction), place_of(interaction), target.id
-        )
+        await show_stats(self.service, interaction, personal(interaction), place_of(interaction), target.id)
 
     @TTT.command(name="history", description=N_("A player's latest finished games (only you see it)."))
     @app_commands.describe(user=N_("Whose games to list. Default you."))
     @handled
     async def history(self, interaction: Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
-        await looking_back.show_history(
-            self.service, interaction, personal(interaction), place_of(interaction), target.id
-        )
+        await show_history(self.service, interaction, personal(interaction), place_of(interaction), target.id)
 
     @TTT.command(
         name="review", description=N_("My verdict on every move of a finished game (only you see it).")
@@ -70,9 +66,7 @@ class RecordCommands(GamesCogBase):
     async def review(
         self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
     ) -> None:
-        await looking_back.show_review(
-            self.service, interaction, personal(interaction), place_of(interaction), game
-        )
+        await show_review(self.service, interaction, personal(interaction), place_of(interaction), game)
 
     @TTT.command(name="replay", description=N_("Show a finished game as an animated picture."))
     @app_commands.describe(game=N_("The game's number. Default your latest finished game."))
@@ -82,4 +76,4 @@ class RecordCommands(GamesCogBase):
     ) -> None:
         place = place_of(interaction)
         texts = await self._public_texts(place, interaction)
-        await looking_back.post_replay(self.service, interaction, texts, place, game)
+        await post_replay(self.service, interaction, texts, place, game)
