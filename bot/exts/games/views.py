@@ -169,6 +169,7 @@ def board_view(game: GameView, texts: Texts) -> discord.ui.View:
 
 
 def challenge_view(game: GameView, texts: Texts) -> discord.ui.View:
+    """A pending challenge's Accept and Decline."""
     view = discord.ui.View(timeout=None)
     view.add_item(_control(texts, Click(Action.ACCEPT, game.id), 0))
     view.add_item(_control(texts, Click(Action.DECLINE, game.id), 0))

@@ -20,12 +20,14 @@ NOT_THIS_GAME = N_("That button is not part of this game.")
 
 
 def not_understood_text(texts: Texts, value: object) -> str:
+    """An option value Discord should have refused (a forged client), quoted safely."""
     return texts.gettext(
         "I couldn't understand {value}; please pick a value from the list.", value=clean(repr(value))
     )
 
 
 def cooldown_text(texts: Texts, retry_after: float) -> str:
+    """Too many starts or challenges in a row: when to try again, in whole seconds."""
     return texts.ngettext(
         "Slow down a little: try again in {count} second.",
         "Slow down a little: try again in {count} seconds.",
@@ -71,10 +73,12 @@ def cell_choice_name(texts: Texts, name: str, number: str) -> str:
 
 
 def resigned_text(texts: Texts, game: GameView) -> str:
+    """The answer to ``/ttt resign``, with how the game ended."""
     return texts.gettext("You resigned.") + " " + status_sentence(texts, game)
 
 
 def cancelled_text(texts: Texts, game: GameView) -> str:
+    """The answer to ``/ttt cancel``."""
     return texts.gettext("Game {game} is cancelled; it has no result.", game=game.id)
 
 

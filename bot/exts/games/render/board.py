@@ -173,6 +173,7 @@ def is_challenge_message(game: GameView) -> bool:
 
 
 def game_text(texts: Texts, game: GameView) -> MessageText:
+    """The text of the game's public message: its challenge or its board."""
     return challenge_text(texts, game) if is_challenge_message(game) else board_text(texts, game)
 
 
@@ -187,4 +188,5 @@ BUTTON_LABELS = {
 
 
 def button_label(texts: Texts, action: Action) -> str:
+    """The label of a button that acts on the whole game."""
     return texts.gettext(BUTTON_LABELS[action])

@@ -46,6 +46,7 @@ def players_only(game: GameView) -> discord.AllowedMentions:
 
 
 def nobody() -> discord.AllowedMentions:
+    """Allowed mentions for a message that pings no one."""
     return discord.AllowedMentions.none()
 
 
@@ -62,6 +63,7 @@ def who(side: PlayerView) -> str:
 
 
 def mark_label(mark: Mark) -> str:
+    """A mark as shown in text: its emoji and its letter (``❌ X``)."""
     return f"{MARK_EMOJI[mark]} {mark.value}"
 
 
@@ -84,10 +86,12 @@ LEVEL_NAMES = {
 
 
 def level_name(texts: Texts, level: Level) -> str:
+    """The bot's level in the reader's language."""
     return texts.gettext(LEVEL_NAMES[level])
 
 
 def size_label(texts: Texts, game: GameView) -> str:
+    """A board size with the line that wins on it (``3x3, 3 in a row``)."""
     return texts.gettext("{size}x{size}, {k} in a row", size=game.size, k=game.k)
 
 

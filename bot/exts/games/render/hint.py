@@ -11,6 +11,7 @@ from bot.services.results import HintView
 
 
 def verdict_words(texts: Texts, value: Outcome, plies: int) -> str:
+    """A cell's value for the player on turn in words: "win in 3 moves", "draw"."""
     if value is Outcome.WIN:
         return texts.ngettext("win in {count} move", "win in {count} moves", plies)
     if value is Outcome.LOSS:

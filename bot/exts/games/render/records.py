@@ -11,6 +11,7 @@ from bot.services.results import Leaderboard, PlayerOutcome, PlayerStats, Rating
 
 
 def record_text(texts: Texts, record: Record) -> str:
+    """Wins, losses and draws in short (``3W 1L 0D``)."""
     return texts.gettext(
         "{wins}W {losses}L {draws}D",
         wins=texts.number(record.wins),
@@ -20,6 +21,7 @@ def record_text(texts: Texts, record: Record) -> str:
 
 
 def leaderboard_embed(texts: Texts, board: Leaderboard, *, server: bool) -> discord.Embed:
+    """``/ttt leaderboard``: the best rated players of the server, or of everywhere."""
     scope = texts.gettext("this server") if server else texts.gettext("global")
     embed = discord.Embed(title=texts.gettext("Leaderboard: {scope}", scope=scope), colour=COLOUR_ACTIVE)
     if not board.entries:
@@ -104,6 +106,7 @@ def _recent_line(texts: Texts, game: RecentGame) -> str:
 
 
 def stats_embed(texts: Texts, stats: PlayerStats, user_id: int) -> discord.Embed:
+    """``/ttt stats``: a player's records, streaks, ratings and latest games."""
     embed = discord.Embed(title=texts.gettext("Tic-tac-toe stats"), colour=COLOUR_ACTIVE)
     if stats.display_name is None:
         embed.description = texts.gettext("{player} has not played yet.", player=f"<@{user_id}>")

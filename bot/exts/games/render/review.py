@@ -35,6 +35,7 @@ def _plain(side: PlayerView) -> str:
 
 
 def move_line(texts: Texts, move: MoveReview) -> str:
+    """One move of a review: who played where, the position's value before and after, any mistake."""
     line = texts.gettext(
         "`{number}.` {mark} **{cell}** {name}: {before} → {after}",
         number=move.number,
@@ -105,6 +106,7 @@ def replay_alt_text(texts: Texts, history: GameHistory) -> str:
 
 
 def replay_content(texts: Texts, history: GameHistory) -> str:
+    """A replay's message: the game's number, its players and its result."""
     game = history.game
     return texts.gettext(
         "Game {game}: {x} (X) against {o} (O), {result}.",
@@ -134,6 +136,7 @@ def _outcome(texts: Texts, game: GameView, user_id: int) -> str:
 
 
 def history_line(texts: Texts, game: GameView, user_id: int) -> str:
+    """One finished game in ``/ttt history``, from ``user_id``'s side, with a link to its board."""
     when = timestamp(game.finished_at, "R") if game.finished_at is not None else ""
     line = texts.gettext(
         "**#{game}** {size}x{size} against {opponent}: {outcome} {when}",
