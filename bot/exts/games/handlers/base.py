@@ -29,7 +29,6 @@ from bot.services import Actor, GameView, Place, refusals
 
 E = TypeVar("E", bound=enum.Enum)
 P = ParamSpec("P")
-
 C = TypeVar("C", bound="GamesCogBase")
 Handler = Callable[Concatenate[C, Interaction, P], Coroutine[Any, Any, None]]
 
