@@ -36,7 +36,7 @@ class Mode(enum.Enum):
     VS_HUMAN = "vs human"
 
 
-class GameFailed(AssertionError):
+class GameFailedError(AssertionError):
     """The bot did not play a game through: a board that stops answering or answers wrongly."""
 
 
@@ -132,7 +132,7 @@ class GameRecord:
     """Why the game was abandoned: an interaction got no answer (a user sees "This interaction failed")."""
 
 
-class Unanswered(Exception):
+class UnansweredError(Exception):
     """The bot did not answer an interaction in time (Discord refused its late callback, or nothing came)."""
 
 
@@ -150,14 +150,16 @@ def _settled(it: Interaction) -> str | None:
 
 
 async def _answer(it: Interaction) -> Message:
-    """The message the user sees in answer to ``it``; :class:`Unanswered` if the bot missed the deadline."""
+    """The message the user sees in answer to ``it``; :class:`UnansweredError` if the bot missed it."""
     try:
         outcome = await it.wait_for(_settled, ANSWER_TIMEOUT)
     except TimeoutError:
         outcome = "nothing"
     if outcome != "answered" or it.original is None:
         kind = {2: "slash command", 3: "click"}.get(it.type, f"type {it.type}")
-        raise Unanswered(f"interaction {it.id}: {kind} {outcome}, callbacks refused {it.refused_callbacks}")
+        raise UnansweredError(
+            f"interaction {it.id}: {kind} {outcome}, callbacks refused {it.refused_callbacks}"
+        )
     return it.original
 
 
@@ -185,7 +187,7 @@ async def _start(emu: DiscordEmulator, table: Table, mode: Mode, size: int, reco
     try:
         accept = invitation.button(label="Accept")
     except LookupError:
-        raise GameFailed(f"no Accept button on the challenge: {invitation.text!r}") from None
+        raise GameFailedError(f"no Accept button on the challenge: {invitation.text!r}") from None
     click = await emu.click(invitation, accept.custom_id or "", table.o_player)
     record.interactions.append(click)
     record.clicks.append(click)
@@ -211,7 +213,7 @@ async def play_game(
     record = GameRecord(mode, size)
     try:
         await _play(emu, table, record, rng, think)
-    except (Unanswered, TimeoutError) as error:  # TimeoutError: a board or reply that never came
+    except (UnansweredError, TimeoutError) as error:  # TimeoutError: a board or reply that never came
         record.failure = str(error)
     return record
 
@@ -225,7 +227,7 @@ async def _play(
     while True:
         cells = cells_of(board, size)
         if cells is None:
-            raise GameFailed(f"the board message lost its grid: {board.text!r}")
+            raise GameFailedError(f"the board message lost its grid: {board.text!r}")
         marks = marks_of(cells)
         free = [i for i, button in enumerate(cells) if not button.disabled]
         if not free:
@@ -244,23 +246,23 @@ async def _play(
         if click.original is not board:
             record.refused += 1
             if record.refused > 3:
-                raise GameFailed(f"the bot keeps refusing clicks in #{table.channel.name}")
+                raise GameFailedError(f"the bot keeps refusing clicks in #{table.channel.name}")
     record.final_board = marks_of(cells_of(board, size) or [])
     record.result = check_finished(record.final_board, size)
 
 
 def check_finished(board: str, size: int) -> str:
-    """``X``, ``O`` or ``draw`` for a legal finished board; :class:`GameFailed` for anything else."""
+    """``X``, ``O`` or ``draw`` for a legal finished board; :class:`GameFailedError` for anything else."""
     x, o = board.count("X"), board.count("O")
     if x - o not in (0, 1):
-        raise GameFailed(f"impossible mark counts on {board}")
+        raise GameFailedError(f"impossible mark counts on {board}")
     mark = winner(board, size)
     if mark is None:
         if "." in board:
-            raise GameFailed(f"the game stopped unfinished at {board}")
+            raise GameFailedError(f"the game stopped unfinished at {board}")
         return "draw"
     if (mark == "X") != (x > o):
-        raise GameFailed(f"{mark} has a line but did not move last on {board}")
+        raise GameFailedError(f"{mark} has a line but did not move last on {board}")
     return mark
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.cli.analyze import STDIN, run_analyze
 from bot.cli.logs import first_line
-from bot.cli.wiring import MissingComponent
+from bot.cli.wiring import MissingComponentError
 from bot.config import ConfigError, Settings
 from bot.engine import ANALYSIS_BUDGET_MS, SIZES, Level, Mark
 
@@ -34,6 +34,7 @@ def _positive_int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: its subcommands and their options."""
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="A Discord tic-tac-toe bot with a perfect minimax engine. Without a command: run.",
@@ -184,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except MissingComponent as error:
+    except MissingComponentError as error:
         print(f"Cannot {args.command or 'run'}: {first_line(error)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -74,11 +74,13 @@ class TicTacToeBot(commands.Bot):
 
     @property
     def service(self) -> GameService:
+        """The game service, built in setup_hook once the bot has logged in."""
         if self._service is None:
             raise RuntimeError("The game service starts in setup_hook; the bot has not logged in yet.")
         return self._service
 
     async def setup_hook(self) -> None:
+        """Build the service and load the games extension before the gateway connects (discord.py's hook)."""
         if self.settings.uses_custom_api_base:
             await self._use_gateway_of_api()
         self._service = self._build_service()
@@ -140,11 +142,13 @@ class TicTacToeBot(commands.Bot):
             )
 
     async def on_ready(self) -> None:
+        """Log the connection once the gateway session is ready."""
         user = self.user
         log.info("Connected as %s (id %s) to %d server(s)", user, user.id if user else "?", len(self.guilds))
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py's delayed READY task can fire after close() has dropped the event loop; drop it then.
+        """Dispatch an event, unless the bot is closing and the event loop is gone."""
         if self.is_closed():
             return
         super().dispatch(event_name, *args, **kwargs)

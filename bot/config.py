@@ -39,6 +39,7 @@ class Secret:
         self._value = value
 
     def get(self) -> str:
+        """The secret itself (never shown by ``repr``)."""
         return self._value
 
     def __repr__(self) -> str:

@@ -106,4 +106,5 @@ def header_text(texts: Texts, game: GameView, show: ShowName) -> str:
 
 
 def estimates_note(texts: Texts) -> str:
+    """The note that verdicts marked "not proven" are estimates."""
     return texts.gettext("Verdicts marked “not proven” are estimates: the search stopped at its time limit.")

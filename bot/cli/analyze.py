@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any, TextIO
 
-from bot.engine import Board, InvalidBoard, analyze
+from bot.engine import Board, InvalidBoardError, analyze
 from bot.engine.analysis import ANALYSIS_BUDGET_MS
 from bot.engine.oracle import SOLVED_SIZES
 
@@ -40,7 +40,7 @@ def line_for(text: str, budget_ms: int) -> tuple[str, bool]:
     """The output line (without the newline) for one board text, and whether the board was valid."""
     try:
         board = Board.parse(text)
-    except InvalidBoard as error:
+    except InvalidBoardError as error:
         return json.dumps({"board": text.strip(), "error": str(error)}), False
     return analysis_line(board, budget_ms), True
 

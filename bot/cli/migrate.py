@@ -74,6 +74,7 @@ def upgrade_database(settings: Settings, stderr: TextIO) -> bool:
 
 
 def run_migrate(settings: Settings, stdout: TextIO, stderr: TextIO) -> int:
+    """``python -m bot migrate``: bring the database to the newest schema; the exit status."""
     configure_logging(settings)
     if not upgrade_database(settings, stderr):
         return 1

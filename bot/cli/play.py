@@ -20,13 +20,13 @@ from bot.cli.logs import first_line
 from bot.cli.render import LEVEL_NAMES, cell_error_text, describe_cells, render_board
 from bot.cli.session import (
     GameSession,
-    MoveRejected,
+    MoveRejectedError,
     PlayOptions,
     SessionFactory,
-    SessionUnavailable,
+    SessionUnavailableError,
     local_session,
 )
-from bot.engine import Board, InvalidCell, Mark, format_cell, parse_cell
+from bot.engine import Board, InvalidCellError, Mark, format_cell, parse_cell
 from bot.i18n import N_, terminal_texts
 
 log = logging.getLogger(__name__)
@@ -75,10 +75,12 @@ class TerminalGame:
         self.texts = terminal_texts()
 
     def say(self, text: str = "") -> None:
+        """Write a line to the player."""
         self.out.write(text + "\n")
         self.out.flush()
 
     def cell_hint(self) -> str:
+        """How to name a cell on this board, for the prompt."""
         size = self.session.board.size
         last = format_cell(size * size - 1, size)
         return self.texts.gettext(
@@ -88,6 +90,7 @@ class TerminalGame:
         )
 
     def introduce(self) -> None:
+        """Tell the player the rules, the level and who opens."""
         board, human, texts = self.session.board, self.session.human, self.texts
         engine = human.other
         rules = texts.gettext("Tic-tac-toe on {size}x{size}: {k} in a row wins.", size=board.size, k=board.k)
@@ -111,6 +114,7 @@ class TerminalGame:
         self.say(render_board(board, texts=texts))
 
     async def run(self) -> None:
+        """Play the game to its end: the human's moves from the input, the engine's replies."""
         self.introduce()
         last: int | None = None
         while not self.session.is_over:
@@ -164,10 +168,10 @@ class TerminalGame:
             try:
                 cell = parse_cell(text, self.session.board.size)
                 await self.session.play(cell)
-            except InvalidCell as error:
+            except InvalidCellError as error:
                 self.say(self.try_again(cell_error_text(self.texts, error, self.session.board.size)))
                 continue
-            except MoveRejected as error:
+            except MoveRejectedError as error:
                 if self.session.is_over:
                     self.say(str(error))
                     return _Stop.ENDED
@@ -176,9 +180,11 @@ class TerminalGame:
             return cell
 
     def try_again(self, problem: str) -> str:
+        """The sentence after a rejected input: the problem, then an invitation to try again."""
         return self.texts.gettext("{problem} Try again.", problem=problem)
 
     def result(self, board: Board) -> str:
+        """The sentence that ends the game: who won, a draw, or how it ended otherwise."""
         if self.session.end_note is not None:
             return self.session.end_note
         winner = board.winner
@@ -197,6 +203,7 @@ async def play_game(
     echo: bool = False,
     open_session: SessionFactory = local_session,
 ) -> None:
+    """Play one game in the terminal with ``options``, reading lines with ``read_line``; the exit status."""
     async with open_session(options) as session:
         await TerminalGame(session, read_line, out, echo).run()
 
@@ -216,7 +223,7 @@ def run_play(
     echo = not stdin.isatty()
     try:
         asyncio.run(play_game(options, stdin.readline, stdout, echo=echo, open_session=open_session))
-    except SessionUnavailable as error:
+    except SessionUnavailableError as error:
         problem = str(error)
     except Exception as error:
         log.debug("The game stopped", exc_info=True)

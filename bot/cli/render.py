@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.engine import Board, InvalidCell, Level, format_cell
+from bot.engine import Board, InvalidCellError, Level, format_cell
 from bot.i18n import N_, Texts
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def refusal_text(texts: Texts, refusal: Refusal) -> str:
     return texts.message(refusal.template, refusal.params, plural=refusal.plural, count=refusal.count)
 
 
-def cell_error_text(texts: Texts, error: InvalidCell, size: int) -> str:
+def cell_error_text(texts: Texts, error: InvalidCellError, size: int) -> str:
     """Why typed text names no cell, in the terminal's language.
 
     The words are the service's (its refusals' msgids, so one translation serves both), written

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.cli.service_session import terminal_service
-from bot.cli.session import SessionUnavailable
+from bot.cli.session import SessionUnavailableError
 from bot.config import Settings
 from bot.i18n import Texts, terminal_texts
 from bot.review_words import cells_text, estimates_note, header_text, summary_lines, verdict_text
@@ -101,7 +101,7 @@ def run_review(settings: Settings, game_id: int, as_json: bool, stdout: TextIO, 
     """Print the review of ``game_id``; exit 1 with one line when it cannot."""
     try:
         review = asyncio.run(_with_service(settings, game_id, replay=False))
-    except (SessionUnavailable, Refusal) as error:
+    except (SessionUnavailableError, Refusal) as error:
         stderr.write(_problem(error) + "\n")
         return 1
     assert isinstance(review, GameReview)
@@ -116,7 +116,7 @@ def run_replay(settings: Settings, game_id: int, out: Path, stdout: TextIO, stde
     """Write the GIF of ``game_id`` to ``out``; exit 1 with one line when it cannot."""
     try:
         replay = asyncio.run(_with_service(settings, game_id, replay=True))
-    except (SessionUnavailable, Refusal) as error:
+    except (SessionUnavailableError, Refusal) as error:
         stderr.write(_problem(error) + "\n")
         return 1
     assert isinstance(replay, Replay)

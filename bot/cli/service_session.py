@@ -33,7 +33,13 @@ from bot.cli.local_ids import local_player_id, os_user_name, terminal_channel_id
 from bot.cli.logs import first_line
 from bot.cli.migrate import schema_problem, upgrade_schema
 from bot.cli.render import refusal_text
-from bot.cli.session import GameSession, MoveRejected, PlayOptions, SessionFactory, SessionUnavailable
+from bot.cli.session import (
+    GameSession,
+    MoveRejectedError,
+    PlayOptions,
+    SessionFactory,
+    SessionUnavailableError,
+)
 from bot.composition import build_service, service_settings
 from bot.config import Settings
 from bot.engine import Board, Level, Mark
@@ -109,26 +115,32 @@ class ServiceSession:
 
     @property
     def board(self) -> Board:
+        """The current position."""
         return self._board
 
     @property
     def human(self) -> Mark:
+        """The human's mark; the engine has the other one."""
         return self._human
 
     @property
     def level(self) -> Level:
+        """The engine's level."""
         return self._level
 
     @property
     def game_id(self) -> int | None:
+        """The stored game's id, once the game has started."""
         return None if self._view is None else self._view.id
 
     @property
     def is_over(self) -> bool:
+        """True once the game has ended, on the board or otherwise."""
         return self._view is not None and not self._view.is_live
 
     @property
     def end_note(self) -> str | None:
+        """Once over: a sentence for an ending the board does not show (a timeout, a cancel), else None."""
         view = self._view
         if view is None or view.is_live or view.end_reason in (EndReason.LINE, EndReason.FULL):
             return None
@@ -168,17 +180,19 @@ class ServiceSession:
             self._show(_result(task))
 
     async def start(self, size: int) -> None:
+        """Start a stored game against the engine on a ``size`` board."""
         first = First.ME if self._human is Mark.X else First.OPPONENT
         await self._request(
             self._service.start_vs_bot(self._place, self._player, size=size, level=self._level, first=first)
         )
 
     async def play(self, cell: int) -> None:
+        """Play the human's move on ``cell`` through the service; :class:`MoveRejectedError` if refused."""
         try:
             await self._request(self._service.move(self._place, self._player, cell, game_id=self.game_id))
         except Refusal as error:
             await self._refresh()
-            raise MoveRejected(refusal_text(terminal_texts(), error)) from None
+            raise MoveRejectedError(refusal_text(terminal_texts(), error)) from None
         self._moved = True
 
     async def _refresh(self) -> None:
@@ -189,25 +203,27 @@ class ServiceSession:
             self._show(await self._service.game(self.game_id, self._place))
 
     async def reply(self) -> int:
+        """The engine's move, made and stored by the service."""
         pending, self._reply = self._reply, None
         if pending is None:
             if self._view is None:
-                raise SessionUnavailable(terminal_texts().gettext("The game has not started."))
+                raise SessionUnavailableError(terminal_texts().gettext("The game has not started."))
             pending = asyncio.ensure_future(self._service.play_bot_turn(self._view.id))
         try:
             view = await pending
             if view.bot_to_move:  # the engine failed and the service left its move for a retry
                 view = await self._service.play_bot_turn(view.id)
         except Refusal as error:
-            raise SessionUnavailable(refusal_text(terminal_texts(), error)) from None
+            raise SessionUnavailableError(refusal_text(terminal_texts(), error)) from None
         except Exception as error:
             raise _stopped(error) from None
         self._show(view)
         if view.last_cell is None or view.bot_to_move:
-            raise SessionUnavailable(terminal_texts().gettext("The engine could not make its move."))
+            raise SessionUnavailableError(terminal_texts().gettext("The engine could not make its move."))
         return view.last_cell
 
     async def abandon(self) -> str:
+        """Leave the game: resign after a move of one's own, else cancel it; the sentence saying which."""
         texts = terminal_texts()
         try:
             if self._moved:
@@ -248,9 +264,9 @@ def _result(task: asyncio.Future[GameView]) -> GameView:
         raise _stopped(error) from None
 
 
-def _stopped(error: Exception) -> SessionUnavailable:
+def _stopped(error: Exception) -> SessionUnavailableError:
     log.debug("The game stopped", exc_info=error)
-    return SessionUnavailable(
+    return SessionUnavailableError(
         terminal_texts().gettext("The game stopped: {problem}", problem=first_line(error))
     )
 
@@ -267,6 +283,7 @@ def terminal_settings(settings: Settings, budget_ms: int) -> ServiceSettings:
 
 
 def local_actor() -> Actor:
+    """The player at this terminal: the operating-system user, with a stable id derived from the name."""
     name = os_user_name()
     return Actor(local_player_id(name), name)
 
@@ -281,11 +298,11 @@ async def _started(service: GameService, engine: _WatchedEngine, options: PlayOp
             if isinstance(error, GameRunning):
                 continue
             problem = refusal_text(terminal_texts(), error)
-            raise SessionUnavailable(
+            raise SessionUnavailableError(
                 terminal_texts().gettext("Could not start a game: {problem}", problem=problem)
             ) from None
         return session
-    raise SessionUnavailable(
+    raise SessionUnavailableError(
         terminal_texts().gettext("Could not find a free channel for the game; please try again.")
     )
 
@@ -303,11 +320,11 @@ async def terminal_service(
 
     The schema is upgraded first when ``AUTO_MIGRATE`` is on, and otherwise checked
     to be the newest; a database that cannot be used raises
-    :class:`SessionUnavailable` with one line that says why.
+    :class:`SessionUnavailableError` with one line that says why.
     """
     problem = await (upgrade_schema(settings) if settings.auto_migrate else schema_problem(settings))
     if problem is not None:
-        raise SessionUnavailable(problem)
+        raise SessionUnavailableError(problem)
     service = build_service(
         settings,
         terminal_settings(settings, budget_ms),

@@ -14,15 +14,15 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.engine import DEFAULT_BUDGET_MS, Board, IllegalMove, Level, Mark, choose_move, format_cell
+from bot.engine import DEFAULT_BUDGET_MS, Board, IllegalMoveError, Level, Mark, choose_move, format_cell
 from bot.i18n import terminal_texts
 
 
-class MoveRejected(Exception):
+class MoveRejectedError(Exception):
     """The human's move was refused; the message is written for the player."""
 
 
-class SessionUnavailable(Exception):
+class SessionUnavailableError(Exception):
     """The game could not be opened or carried on (say, no database); the message is one line to show."""
 
 
@@ -51,7 +51,9 @@ class GameSession(Protocol):
         ...
 
     @property
-    def level(self) -> Level: ...
+    def level(self) -> Level:
+        """The engine's level."""
+        ...
 
     @property
     def is_over(self) -> bool:
@@ -64,7 +66,7 @@ class GameSession(Protocol):
         ...
 
     async def play(self, cell: int) -> None:
-        """Make the human's move on ``cell``; raise :class:`MoveRejected` when it is not allowed."""
+        """Make the human's move on ``cell``; raise :class:`MoveRejectedError` when it is not allowed."""
         ...
 
     async def reply(self) -> int:
@@ -96,43 +98,51 @@ class LocalSession:
 
     @property
     def board(self) -> Board:
+        """The current position."""
         return self._board
 
     @property
     def human(self) -> Mark:
+        """The human's mark; the engine has the other one."""
         return self._human
 
     @property
     def level(self) -> Level:
+        """The engine's level."""
         return self._level
 
     @property
     def is_over(self) -> bool:
+        """True once the board shows a win or a draw."""
         return self._board.is_over
 
     @property
     def end_note(self) -> str | None:
+        """Always None: a game that is not stored ends only on the board."""
         return None
 
     async def play(self, cell: int) -> None:
+        """Play the human's move on ``cell``; raise :class:`MoveRejectedError` when it is not allowed."""
         texts = terminal_texts()
         if self._board.turn is not self._human:
-            raise MoveRejected(texts.gettext("It is the engine's turn."))
+            raise MoveRejectedError(texts.gettext("It is the engine's turn."))
         if self._board[cell] is not None:
             taken = format_cell(cell, self._board.size)
-            raise MoveRejected(texts.gettext("That cell ({cell}) is already taken.", cell=taken))
+            raise MoveRejectedError(texts.gettext("That cell ({cell}) is already taken.", cell=taken))
         try:
             self._board = self._board.play(cell)
-        except IllegalMove:
-            raise MoveRejected(texts.gettext("This game is over.")) from None
+        except IllegalMoveError:
+            raise MoveRejectedError(texts.gettext("This game is over.")) from None
 
     async def reply(self) -> int:
+        """The engine's move, played on the board."""
         seed = self._rng.getrandbits(64)
         cell = choose_move(self._board, self._level, seed=seed, budget_ms=self._budget_ms)
         self._board = self._board.play(cell)
         return cell
 
     async def abandon(self) -> str:
+        """Leave the game unfinished; the sentence saying so."""
         self.abandoned = True
         return terminal_texts().gettext("the game is left unfinished")
 

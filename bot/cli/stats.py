@@ -9,7 +9,7 @@ from typing import TextIO
 from bot.cli.local_ids import local_player_id, os_user_name
 from bot.cli.render import LEVEL_NAMES, refusal_text
 from bot.cli.service_session import terminal_service
-from bot.cli.session import SessionUnavailable
+from bot.cli.session import SessionUnavailableError
 from bot.config import Settings
 from bot.i18n import N_, Texts, terminal_texts
 from bot.services import EndReason, PlayerOutcome, PlayerStats, RecentGame, Record, Refusal
@@ -92,7 +92,7 @@ def run_stats(settings: Settings, user: str | None, stdout: TextIO, stderr: Text
     name = user if user is not None else os_user_name()
     try:
         stats = asyncio.run(_load(settings, local_player_id(name)))
-    except SessionUnavailable as error:
+    except SessionUnavailableError as error:
         stderr.write(f"{error}\n")
         return 1
     except Refusal as error:

@@ -20,7 +20,7 @@ RunBot = Callable[[Settings], None]
 """``def run_bot(settings: Settings) -> None`` in ``bot.bot``: runs until the bot shuts down."""
 
 
-class MissingComponent(RuntimeError):
+class MissingComponentError(RuntimeError):
     """This installation lacks a module a command needs."""
 
 
@@ -29,7 +29,7 @@ def _load(module_name: str, attribute: str) -> object:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name is not None and (module_name + ".").startswith(error.name + "."):
-            raise MissingComponent(f"{module_name} is not part of this installation.") from None
+            raise MissingComponentError(f"{module_name} is not part of this installation.") from None
         raise
     return cast(object, getattr(module, attribute))
 

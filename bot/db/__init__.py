@@ -1,7 +1,7 @@
 """Persistence: SQLAlchemy models, the repository (every query), engine set-up and migrations."""
 
 from bot.db.database import Database, create_engine, is_sqlite
-from bot.db.errors import DatabaseUnavailable
+from bot.db.errors import DatabaseUnavailableError
 from bot.db.models import (
     GLOBAL_SCOPE,
     Base,
@@ -19,7 +19,7 @@ __all__ = [
     "GLOBAL_SCOPE",
     "Base",
     "Database",
-    "DatabaseUnavailable",
+    "DatabaseUnavailableError",
     "Game",
     "Move",
     "Player",

@@ -30,7 +30,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from bot.db.errors import DatabaseUnavailable
+from bot.db.errors import DatabaseUnavailableError
 from bot.db.live_games import LiveGameCache, WriteBatches
 from bot.db.repository import Repository
 
@@ -77,7 +77,7 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
 
 @asynccontextmanager
 async def _outages_as_unavailable() -> AsyncIterator[None]:
-    """Turn an unreachable, disconnected or locked database into :class:`DatabaseUnavailable`.
+    """Turn an unreachable, disconnected or locked database into :class:`DatabaseUnavailableError`.
 
     A constraint violation is the caller's business, not an outage, and passes through.
     """
@@ -86,11 +86,11 @@ async def _outages_as_unavailable() -> AsyncIterator[None]:
     except IntegrityError:
         raise
     except (OperationalError, InterfaceError, PoolTimeout, OSError, TimeoutError) as error:
-        raise DatabaseUnavailable(error.__class__.__name__) from error
+        raise DatabaseUnavailableError(error.__class__.__name__) from error
     except DBAPIError as error:
         if not error.connection_invalidated:
             raise
-        raise DatabaseUnavailable("connection lost") from error
+        raise DatabaseUnavailableError("connection lost") from error
 
 
 class Database:
@@ -126,7 +126,7 @@ class Database:
         The transaction may be shared with other writers (group commit). A body that
         raises before writing leaves the others alone; one that wrote and then raises
         rolls back the whole batch, unless it is ``isolated`` (its own savepoint: for a
-        body that may refuse after writing). Raises :class:`DatabaseUnavailable` when the
+        body that may refuse after writing). Raises :class:`DatabaseUnavailableError` when the
         database fails underneath or the batch was rolled back.
         """
         async with _outages_as_unavailable(), self.batches.session(isolated=isolated) as (session, batch):
@@ -136,7 +136,7 @@ class Database:
     async def read(self) -> AsyncIterator[Repository]:
         """A repository in a read-only transaction (a consistent snapshot; never blocks writers).
 
-        Raises :class:`DatabaseUnavailable` when the database fails underneath.
+        Raises :class:`DatabaseUnavailableError` when the database fails underneath.
         """
         async with _outages_as_unavailable(), self._reads() as session:
             yield Repository(session)

@@ -1,7 +1,7 @@
 """What the persistence layer tells its callers when the database itself fails."""
 
 
-class DatabaseUnavailable(Exception):
+class DatabaseUnavailableError(Exception):
     """The database could not be reached, dropped the connection, or stayed locked.
 
     Nothing of the transaction was kept; trying again later may work. The SQLAlchemy

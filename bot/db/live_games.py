@@ -24,7 +24,7 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   pending ones first). The compare-and-set on the game, which decides, runs at once.
 - **All or nothing.** A body that fails after it wrote (or a database error, or a failed
   commit) rolls the whole batch back; the other writers of that batch get
-  :class:`DatabaseUnavailable` ("try again") and nothing of the batch is kept. A refusal
+  :class:`DatabaseUnavailableError` ("try again") and nothing of the batch is kept. A refusal
   raised before any write (the usual case: the rules check before they write) leaves the
   batch alone. Every game the failed batch touched leaves the cache. A writer that may
   refuse after writing (starting a game: the channel's unique index has the last word)
@@ -49,9 +49,9 @@ from typing import Any
 
 from sqlalchemy import Table, insert
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, AsyncSessionTransaction
 
-from bot.db.errors import DatabaseUnavailable
+from bot.db.errors import DatabaseUnavailableError
 from bot.db.models import Game, Move
 
 log = logging.getLogger(__name__)
@@ -74,14 +74,17 @@ class LiveGameCache:
         self._size = size
 
     def get(self, game_id: int) -> Game | None:
+        """The cached game ``game_id``, if any."""
         return self._games.get(game_id)
 
     def put(self, game: Game) -> None:
+        """Cache ``game``, making room by dropping the oldest entry when full."""
         if game.id not in self._games and len(self._games) >= self._size:
             del self._games[next(iter(self._games))]
         self._games[game.id] = game
 
     def drop(self, game_id: int) -> None:
+        """Forget game ``game_id``."""
         self._games.pop(game_id, None)
 
     def __len__(self) -> int:
@@ -146,7 +149,7 @@ class WriteBatches:
     async def session(self, *, isolated: bool = False) -> AsyncIterator[tuple[AsyncSession, Batch]]:
         """The session of the batch this writer joined, for the length of the writer's body.
 
-        Leaves once the batch has committed; raises :class:`DatabaseUnavailable` when the
+        Leaves once the batch has committed; raises :class:`DatabaseUnavailableError` when the
         batch was rolled back (the body's own exception, if it raised, passes through).
         ``isolated`` runs the body in a savepoint of its own, for a body that may refuse
         after it wrote: its exception then undoes its writes alone, not the batch's.
@@ -155,7 +158,7 @@ class WriteBatches:
         try:
             async with batch.turn:
                 if batch.failure is not None:
-                    raise DatabaseUnavailable("write batch rolled back") from batch.failure
+                    raise DatabaseUnavailableError("write batch rolled back") from batch.failure
                 try:
                     session = await self._begin(batch)
                 except BaseException as error:
@@ -169,13 +172,7 @@ class WriteBatches:
                 try:
                     yield session, batch
                 except BaseException as error:
-                    if savepoint is not None and not _spoils_batch(error, None):
-                        batch.pending_moves.clear()
-                        await savepoint.rollback()
-                        for game_id in batch.touched:
-                            self.cache.drop(game_id)
-                    elif batch.failure is None and _spoils_batch(error, batch):
-                        batch.failure = error
+                    await self._body_failed(batch, savepoint, error)
                     raise
                 if savepoint is not None:
                     await savepoint.commit()
@@ -187,7 +184,19 @@ class WriteBatches:
                 await asyncio.shield(asyncio.ensure_future(self._end(batch)))
         failure = await asyncio.shield(batch.outcome)
         if failure is not None:
-            raise DatabaseUnavailable("write batch rolled back") from failure
+            raise DatabaseUnavailableError("write batch rolled back") from failure
+
+    async def _body_failed(
+        self, batch: Batch, savepoint: AsyncSessionTransaction | None, error: BaseException
+    ) -> None:
+        """A writer's body raised: take back its own writes where it may, else fail the batch if it must."""
+        if savepoint is not None and not _spoils_batch(error, None):
+            batch.pending_moves.clear()
+            await savepoint.rollback()
+            for game_id in batch.touched:
+                self.cache.drop(game_id)
+        elif batch.failure is None and _spoils_batch(error, batch):
+            batch.failure = error
 
     def _join(self) -> Batch:
         batch = self._filling
@@ -255,6 +264,8 @@ def _spoils_batch(error: BaseException, batch: Batch | None) -> bool:
     (cancelled), or when the body wrote something outside a savepoint of its own
     (``batch`` None: the body has one, so its writes can be taken back alone).
     """
-    if not isinstance(error, Exception) or isinstance(error, SQLAlchemyError | OSError | DatabaseUnavailable):
+    if not isinstance(error, Exception) or isinstance(
+        error, SQLAlchemyError | OSError | DatabaseUnavailableError
+    ):
         return True
     return batch is not None and batch.writer_wrote

@@ -58,6 +58,8 @@ def _enum(kind: type[GameStatus] | type[GameResult] | type[EndReason], name: str
 
 
 class Base(DeclarativeBase):
+    """The declarative base of every table, with the naming convention of constraints."""
+
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 

@@ -107,6 +107,7 @@ class Repository:
         await self.session.execute(statement)
 
     async def display_names(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The stored display names of ``user_ids``, by id (unknown ids left out)."""
         wanted = set(user_ids)
         if not wanted:
             return {}
@@ -237,6 +238,7 @@ class Repository:
         return result.scalars().all()
 
     async def next_deadline(self) -> datetime | None:
+        """The earliest deadline of a live game, if any."""
         result = await self.session.execute(
             select(Game.deadline)
             .where(Game.status.in_(LIVE_STATUSES), Game.deadline.is_not(None))
@@ -338,6 +340,7 @@ class Repository:
         await connection.execute(_INSERT_MOVE, rows)
 
     async def moves(self, game_id: int) -> Sequence[Move]:
+        """The moves of game ``game_id`` in ply order."""
         if self._batch is not None:
             await self._batch.insert_moves(self.session)
         result = await self.session.execute(select(Move).where(Move.game_id == game_id).order_by(Move.ply))
@@ -389,6 +392,7 @@ class Repository:
     async def add_rating_change(
         self, player_id: int, scope: int, game_id: int, rating: float, played_at: datetime
     ) -> None:
+        """Record a player's rating in ``scope`` after game ``game_id``."""
         self._writing()
         self.session.add(
             RatingChange(
@@ -406,6 +410,7 @@ class Repository:
         return result.scalars().all()
 
     async def rating(self, player_id: int, scope: int) -> Rating | None:
+        """The rating of ``player_id`` in ``scope``, if rated there."""
         return await self.session.get(Rating, (player_id, scope))
 
     async def leaderboard(self, scope: int, min_games: int, limit: int) -> Sequence[tuple[Rating, str]]:
@@ -441,6 +446,7 @@ class Repository:
         return result.scalar_one_or_none()
 
     async def set_server_language(self, guild_id: int, language: str | None, now: datetime) -> None:
+        """Set (None: clear) the language of the server ``guild_id``."""
         self._writing()
         statement = self._insert(ServerSettings).values(guild_id=guild_id, language=language, updated_at=now)
         statement = statement.on_conflict_do_update(

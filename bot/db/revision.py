@@ -30,7 +30,7 @@ VERSION_TABLE = "alembic_version"
 """Alembic's default version table, which ``migrations/env.py`` keeps."""
 
 
-class _Unreadable(Exception):
+class _UnreadableError(Exception):
     """A migration script whose revisions are not plain literals: leave the question to Alembic."""
 
 
@@ -48,7 +48,7 @@ def _literal_assignments(source: str) -> dict[str, object]:
             try:
                 found[target.id] = ast.literal_eval(value)
             except (ValueError, TypeError):
-                found[target.id] = _Unreadable
+                found[target.id] = _UnreadableError
     return found
 
 
@@ -57,14 +57,14 @@ def _revisions(path: Path) -> tuple[str, tuple[str, ...]]:
     names = _literal_assignments(path.read_text(encoding="utf-8"))
     revision, down = names.get("revision"), names.get("down_revision")
     if not isinstance(revision, str):
-        raise _Unreadable(path.name)
+        raise _UnreadableError(path.name)
     if down is None:
         return revision, ()
     if isinstance(down, str):
         return revision, (down,)
     if isinstance(down, tuple | list) and all(isinstance(item, str) for item in down):
         return revision, tuple(down)
-    raise _Unreadable(path.name)
+    raise _UnreadableError(path.name)
 
 
 def script_head(versions_dir: Path = VERSIONS_DIR) -> str | None:
@@ -78,7 +78,7 @@ def script_head(versions_dir: Path = VERSIONS_DIR) -> str | None:
             path for path in sorted(versions_dir.glob("*.py")) if not path.name.startswith(("__init__", ".#"))
         ]
         revisions = dict(_revisions(path) for path in scripts)
-    except (OSError, SyntaxError, UnicodeDecodeError, _Unreadable):
+    except (OSError, SyntaxError, UnicodeDecodeError, _UnreadableError):
         return None
     followed = {down for downs in revisions.values() for down in downs}
     heads = [revision for revision in revisions if revision not in followed]

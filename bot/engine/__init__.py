@@ -19,7 +19,7 @@ transposition tables) that are not thread-safe: use processes, not threads.
 
 from bot.engine.analysis import ANALYSIS_BUDGET_MS, Analysis, MoveVerdict, Outcome, analyze
 from bot.engine.board import Board, Mark, Status
-from bot.engine.errors import EngineInputError, IllegalMove, InvalidBoard, InvalidCell
+from bot.engine.errors import EngineInputError, IllegalMoveError, InvalidBoardError, InvalidCellError
 from bot.engine.geometry import SIZES, WIN_LENGTH
 from bot.engine.levels import DEFAULT_BUDGET_MS, Level, answers_at_once, choose_move
 from bot.engine.notation import format_cell, parse_cell
@@ -32,9 +32,9 @@ __all__ = [
     "Analysis",
     "Board",
     "EngineInputError",
-    "IllegalMove",
-    "InvalidBoard",
-    "InvalidCell",
+    "IllegalMoveError",
+    "InvalidBoardError",
+    "InvalidCellError",
     "Level",
     "Mark",
     "MoveVerdict",

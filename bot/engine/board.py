@@ -13,7 +13,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bot.engine.errors import IllegalMove, InvalidBoard
+from bot.engine.errors import IllegalMoveError, InvalidBoardError
 from bot.engine.geometry import SIZES, Geometry, geometry
 
 
@@ -57,7 +57,7 @@ class Board:
 
     def __post_init__(self) -> None:
         if self.size not in SIZES:
-            raise InvalidBoard(f"A board is 3x3, 4x4 or 5x5, not {self.size}x{self.size}.")
+            raise InvalidBoardError(f"A board is 3x3, 4x4 or 5x5, not {self.size}x{self.size}.")
 
     @classmethod
     def empty(cls, size: int = 3) -> Board:
@@ -66,15 +66,17 @@ class Board:
 
     @classmethod
     def parse(cls, text: str) -> Board:
-        """Read a board text (``X.O/.../...``); raise ``InvalidBoard`` with the reason."""
+        """Read a board text (``X.O/.../...``); raise ``InvalidBoardError`` with the reason."""
         cleaned = text.strip().replace("/", "").upper()
         sizes = {n * n: n for n in SIZES}
         if len(cleaned) not in sizes:
-            raise InvalidBoard(f"A board has 9, 16 or 25 cells (X, O or .), but this one has {len(cleaned)}.")
+            raise InvalidBoardError(
+                f"A board has 9, 16 or 25 cells (X, O or .), but this one has {len(cleaned)}."
+            )
         bad = sorted({ch for ch in cleaned if ch not in "XO."})
         if bad:
             shown = ", ".join(repr(ch) for ch in bad[:5])
-            raise InvalidBoard(f"A board holds only X, O and '.'; it has {shown}.")
+            raise InvalidBoardError(f"A board holds only X, O and '.'; it has {shown}.")
         x = o = 0
         for cell, ch in enumerate(cleaned):
             if ch == "X":
@@ -86,29 +88,29 @@ class Board:
         return board
 
     def validate(self) -> None:
-        """Raise ``InvalidBoard`` unless this position can arise in a game."""
+        """Raise ``InvalidBoardError`` unless this position can arise in a game."""
         if self.x & self.o:
-            raise InvalidBoard("A cell cannot hold both X and O.")
+            raise InvalidBoardError("A cell cannot hold both X and O.")
         xs, os = _popcount(self.x), _popcount(self.o)
         if xs not in (os, os + 1):
-            raise InvalidBoard(
+            raise InvalidBoardError(
                 f"X moves first, so X has as many marks as O or one more; here X has {xs} and O has {os}."
             )
         x_lines = self._lines_of(self.x)
         o_lines = self._lines_of(self.o)
         if x_lines and o_lines:
-            raise InvalidBoard("Both X and O have a line; the game ends at the first one.")
+            raise InvalidBoardError("Both X and O have a line; the game ends at the first one.")
         if x_lines and xs != os + 1:
-            raise InvalidBoard("X has a line, but O has moved since: the game ended when X won.")
+            raise InvalidBoardError("X has a line, but O has moved since: the game ended when X won.")
         if o_lines and xs != os:
-            raise InvalidBoard("O has a line, but X has moved since: the game ended when O won.")
+            raise InvalidBoardError("O has a line, but X has moved since: the game ended when O won.")
         won = x_lines or o_lines
         if won:
             common = self.geometry.full
             for line in won:
                 common &= line
             if not common:
-                raise InvalidBoard("The winner has lines that no single last move could make.")
+                raise InvalidBoardError("The winner has lines that no single last move could make.")
 
     @property
     def geometry(self) -> Geometry:
@@ -161,11 +163,11 @@ class Board:
     def play(self, cell: int) -> Board:
         """The board after the side to move marks ``cell``."""
         if not 0 <= cell < self.cells:
-            raise IllegalMove(f"There is no cell {cell + 1} on a {self.size}x{self.size} board.")
+            raise IllegalMoveError(f"There is no cell {cell + 1} on a {self.size}x{self.size} board.")
         if (self.x | self.o) >> cell & 1:
-            raise IllegalMove("That cell is already taken.")
+            raise IllegalMoveError("That cell is already taken.")
         if self.is_over:
-            raise IllegalMove("The game is already over.")
+            raise IllegalMoveError("The game is already over.")
         bit = 1 << cell
         if self.turn is Mark.X:
             return Board(self.size, self.x | bit, self.o)

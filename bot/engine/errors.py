@@ -8,11 +8,11 @@ class EngineInputError(ValueError):
     """Base class: the message is written for the person who typed the input."""
 
 
-class InvalidBoard(EngineInputError):
+class InvalidBoardError(EngineInputError):
     """Board text that is not a position of the game."""
 
 
-class InvalidCell(EngineInputError):
+class InvalidCellError(EngineInputError):
     """Cell text that names no cell of the board.
 
     ``given`` is the text as read (trimmed, lower case; empty when nothing was given);
@@ -25,5 +25,5 @@ class InvalidCell(EngineInputError):
         self.off_board = off_board
 
 
-class IllegalMove(EngineInputError):
+class IllegalMoveError(EngineInputError):
     """A move onto an occupied cell, or after the game has ended."""

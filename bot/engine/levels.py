@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from bot.engine.board import Board
-from bot.engine.errors import IllegalMove
+from bot.engine.errors import IllegalMoveError
 from bot.engine.oracle import EXACT_SIZES, score_moves, table_scores
 from bot.engine.scores import PROVEN
 
@@ -78,13 +78,13 @@ def choose_move(
     if known is not None and level is Level.PERFECT:
         # The common case, kept to a dictionary look-up: a solved position at the top level.
         if not known.best:
-            raise IllegalMove(GAME_OVER)
+            raise IllegalMoveError(GAME_OVER)
         if len(known.best) == 1:
             return known.best[0]
         best = _prefer_blocks(board, known.best) if known.top <= -PROVEN else known.best
         return random.Random(seed).choice(best)
     if board.is_over:
-        raise IllegalMove(GAME_OVER)
+        raise IllegalMoveError(GAME_OVER)
     rng = random.Random(seed)
     blunder = profile.mistake_rate > 0 and rng.random() < profile.mistake_rate
     if board.size in EXACT_SIZES:

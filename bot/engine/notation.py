@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.engine.errors import InvalidCell
+from bot.engine.errors import InvalidCellError
 
 _LETTER_ROW = re.compile(r"([a-z])(\d{1,2})")
 _NUMBER = re.compile(r"\d{1,3}")
@@ -21,12 +21,12 @@ def parse_cell(text: str, size: int) -> int:
     last = f"{chr(ord('a') + size - 1)}{size}"
     hint = f"Name a cell as 1-{cells} or a1-{last}"
     if not cleaned:
-        raise InvalidCell(f"{hint}; you gave nothing.")
+        raise InvalidCellError(f"{hint}; you gave nothing.")
     if _NUMBER.fullmatch(cleaned):
         number = int(cleaned)
         if 1 <= number <= cells:
             return number - 1
-        raise InvalidCell(
+        raise InvalidCellError(
             f"There is no cell {number} on a {size}x{size} board. {hint}.", given=cleaned, off_board=True
         )
     match = _LETTER_ROW.fullmatch(cleaned)
@@ -35,11 +35,11 @@ def parse_cell(text: str, size: int) -> int:
         row = int(match.group(2)) - 1
         if 0 <= column < size and 0 <= row < size:
             return row * size + column
-        raise InvalidCell(
+        raise InvalidCellError(
             f"There is no cell {cleaned} on a {size}x{size} board. {hint}.", given=cleaned, off_board=True
         )
     shown = cleaned if len(cleaned) <= 20 else cleaned[:20] + "..."
-    raise InvalidCell(f"{shown!r} is not a cell. {hint}.", given=cleaned)
+    raise InvalidCellError(f"{shown!r} is not a cell. {hint}.", given=cleaned)
 
 
 def format_cell(cell: int, size: int) -> str:

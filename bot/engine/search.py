@@ -56,7 +56,7 @@ def settled(score: int, marks: int, depth: int) -> bool:
     return is_proven(score) and end_marks(score) - marks <= depth
 
 
-class SearchTimeout(Exception):
+class SearchTimeoutError(Exception):
     """Raised inside the search when the deadline passes; caught at the root."""
 
 
@@ -132,7 +132,7 @@ class Searcher:
         """
         self.nodes += 1
         if not self.nodes & _CHECK_EVERY and time.perf_counter() > self.deadline:
-            raise SearchTimeout
+            raise SearchTimeoutError
         if marks == self.cells:
             return 0
         near = self.near
@@ -295,7 +295,7 @@ class Searcher:
                         trial_bounded.add(cell)
                     elif score > best:
                         best = score
-            except SearchTimeout:
+            except SearchTimeoutError:
                 # A forced win or loss found before the deadline is real, even if not yet the fastest.
                 for cell, score in trial.items():
                     if is_proven(score) and cell not in trial_bounded:

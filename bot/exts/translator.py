@@ -28,12 +28,15 @@ LOCALIZED = frozenset(
 
 
 class CommandTranslator(app_commands.Translator):
+    """Translates the names and descriptions of the app commands with the gettext catalogues."""
+
     async def translate(
         self,
         string: app_commands.locale_str,
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
+        """The text of ``string`` in ``locale``, or None to keep the English one."""
         if context.location not in LOCALIZED:
             return None
         language = from_locale(locale.value)

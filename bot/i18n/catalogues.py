@@ -26,6 +26,7 @@ DOMAIN = "messages"
 
 
 def catalogue_folder(language: Language, root: Path = LOCALES_DIR) -> Path:
+    """The folder of ``language``'s compiled catalogue under ``root``."""
     return root / language.catalogue / "LC_MESSAGES"
 
 

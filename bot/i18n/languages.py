@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Language:
+    """A language the bot speaks: its Discord locale, catalogue folder and Babel locale."""
+
     code: str
     catalogue: str
     babel: str

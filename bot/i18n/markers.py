@@ -18,8 +18,10 @@ class Plural(NamedTuple):
 
 
 def N_(message: str) -> str:
+    """Mark ``message`` for translation where it is defined; it is translated where shown."""
     return message
 
 
 def N_plural(singular: str, plural: str) -> Plural:
+    """Mark a message with a plural form for translation where it is defined."""
     return Plural(singular, plural)

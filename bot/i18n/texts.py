@@ -80,6 +80,7 @@ class Texts:
 
 @cache
 def texts_for(language: Language) -> Texts:
+    """The texts of ``language``."""
     return Texts(language, translations(language))
 
 

@@ -42,6 +42,7 @@ COMMAND = re.compile(r"/ttt(?: [a-z]+)?")
 
 
 def extract_keywords() -> dict[str, object]:
+    """The gettext functions whose arguments are messages, for extraction."""
     return {**DEFAULT_KEYWORDS, **EXTRA_KEYWORDS}
 
 
@@ -69,6 +70,7 @@ def placeholders(text: str) -> set[str]:
 
 
 def markup(text: str) -> Counter[str]:
+    """The Markdown tokens and command names in ``text``, counted, to compare with a translation."""
     counts = Counter({token: text.count(token) for token in MARKUP})
     counts.update(COMMAND.findall(text))
     return +counts
@@ -76,6 +78,8 @@ def markup(text: str) -> Counter[str]:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
+    """A problem of a catalogue: where, and what."""
+
     where: str
     what: str
 
@@ -234,6 +238,7 @@ def drop_creation_date(path: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot.i18n.tooling extract|check``; the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args == ["extract"]:
         extract()

@@ -24,6 +24,8 @@ GLOBAL_COLOUR = "#d63031"
 
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
+    """A player's rating at one moment."""
+
     at: datetime
     rating: float
 

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import TypeVar
 
-from bot.db import Database, DatabaseUnavailable, Game, Repository
+from bot.db import Database, DatabaseUnavailableError, Game, Repository
 from bot.engine import Board
 from bot.services import refusals
 from bot.services.engine_pool import EnginePool
@@ -51,7 +51,7 @@ class ServiceCore:
         """Turn an unreachable or locked database into a short "try again" for the user."""
         try:
             yield
-        except DatabaseUnavailable as error:
+        except DatabaseUnavailableError as error:
             log.warning("Database unavailable: %s", error, exc_info=error.__cause__)
             raise refusals.Unavailable() from error
 
@@ -63,6 +63,7 @@ class ServiceCore:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Repository]:
+        """A repository for reading, in a transaction of its own."""
         async with self._guard(), self.database.read() as repo:
             yield repo
 
@@ -141,6 +142,7 @@ class ServiceCore:
             return await attempt(False)
 
     async def game_by_id(self, repo: Repository, game_id: int) -> Game:
+        """The game ``game_id``; refuse an unknown one."""
         found = await repo.game(game_id)
         if found is None:
             raise refusals.UnknownGame()

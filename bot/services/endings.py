@@ -62,6 +62,7 @@ class Endings:
         self._core = core
 
     async def resign(self, place: Place, user: Actor, game_id: int | None) -> GameView:
+        """``user`` resigns the game here: the opponent wins."""
         core = self._core
         now = core.clock()
         async with core.write() as repo:
@@ -79,6 +80,7 @@ class Endings:
             return await core.view(repo, game)
 
     async def cancel(self, place: Place, user: Actor, is_moderator: bool, game_id: int | None) -> GameView:
+        """End the game here without a result (by one of its players, or a moderator)."""
         core = self._core
         now = core.clock()
         async with core.write() as repo:
@@ -91,6 +93,7 @@ class Endings:
             return await core.view(repo, game)
 
     async def sweep(self) -> list[GameView]:
+        """End every game whose deadline passed: a challenge expires, a player out of time loses."""
         core = self._core
         now = core.clock()
         async with core.read() as repo:
@@ -119,5 +122,6 @@ class Endings:
         return ended
 
     async def next_deadline(self) -> datetime | None:
+        """The earliest deadline of a live game, if any."""
         async with self._core.read() as repo:
             return await repo.next_deadline()

@@ -74,6 +74,7 @@ class EnginePool:
         return choose_move(board, level, seed, self.budget_ms)
 
     async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        """The engine's move on ``board`` at ``level``: from a table at once, else searched in a worker."""
         move = self.move_at_once(board, level, seed)
         if move is not None:
             return move
@@ -87,6 +88,7 @@ class EnginePool:
         return await self._run(analyze, board, budget)
 
     def close(self) -> None:
+        """Shut down the worker processes this pool started."""
         if self._owned and self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
         self._executor = None

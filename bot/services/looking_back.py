@@ -14,6 +14,7 @@ from bot.services.results import GameHistory, Place
 
 
 def visible_from(game: Game, place: Place | None, user_id: int | None) -> bool:
+    """Whether a game may be looked at from ``place`` by ``user_id`` (None: from anywhere)."""
     if place is None:
         return True
     if game.guild_id is not None:
@@ -33,4 +34,5 @@ def check_visible(game: Game, place: Place | None, user_id: int | None) -> None:
 
 
 def replay_moves(history: GameHistory) -> list[ReplayMove]:
+    """The moves of a game as the replay picture draws them."""
     return [ReplayMove(move.cell, move.mark.value) for move in history.moves]

@@ -150,6 +150,7 @@ class Moves:
             return view
 
     async def play_bot_turn(self, game_id: int) -> GameView:
+        """Make the bot's move in game ``game_id`` if it is on turn."""
         core = self._core
         async with core.read() as repo:
             game = await core.game_by_id(repo, game_id)
@@ -178,6 +179,7 @@ class Moves:
             return await core.view(repo, current, after)
 
     async def resume_bot_turns(self) -> list[GameView]:
+        """Make the bot's moves left pending (by a restart) in the games of this process's shards."""
         shards = self._core.settings.shards
         async with self._core.read() as repo:
             owned = None if shards is None else (shards.count, shards.ids)

@@ -41,6 +41,7 @@ class PicturePool:
         return self._executor
 
     async def draw(self, render: Callable[..., bytes], *args: object) -> bytes:
+        """``render(*args)`` in the picture worker: the picture's bytes."""
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._pool(), render, *args)
@@ -54,6 +55,7 @@ class PicturePool:
             return await loop.run_in_executor(self._pool(), render, *args)
 
     def close(self) -> None:
+        """Shut down the worker process this pool started."""
         if self._owned and self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
         self._executor = None

@@ -40,11 +40,13 @@ class Queries:
         self._core = core
 
     async def board(self, place: Place) -> GameView:
+        """The game running in ``place``."""
         core = self._core
         async with core.read() as repo:
             return await core.view(repo, await core.game_here(repo, place, None))
 
     async def latest(self, place: Place) -> GameView:
+        """The game running in ``place``, or else the last one played there."""
         core = self._core
         async with core.read() as repo:
             game = await repo.live_game(place.channel_id) or await repo.latest_game(place.channel_id)
@@ -53,6 +55,7 @@ class Queries:
             return await core.view(repo, game)
 
     async def game(self, game_id: int, place: Place | None) -> GameView:
+        """The game ``game_id``, refused when it is not in ``place`` (None: anywhere)."""
         core = self._core
         async with core.read() as repo:
             if place is not None:
@@ -60,11 +63,13 @@ class Queries:
             return await core.view(repo, await core.game_by_id(repo, game_id))
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """Record the message that shows game ``game_id``."""
         async with self._core.write() as repo:
             if not await repo.set_message(game_id, channel_id, message_id):
                 raise refusals.UnknownGame()
 
     async def hint(self, place: Place, user: Actor, game_id: int | None) -> HintView:
+        """The engine's verdict on every free cell of the game here, for a player on turn."""
         core = self._core
         async with core.read() as repo:
             game = await core.game_here(repo, place, game_id)
@@ -80,6 +85,7 @@ class Queries:
         return HintView(view, analysis.value, analysis.plies, analysis.exact, moves, analysis.best)
 
     async def history(self, game_id: int, place: Place | None) -> GameHistory:
+        """The game ``game_id`` with its moves."""
         core = self._core
         async with core.read() as repo:
             game = await repo.game(game_id)
@@ -88,6 +94,7 @@ class Queries:
             return await history_of(core, repo, game)
 
     async def leaderboard(self, guild_id: int | None, limit: int | None) -> Leaderboard:
+        """The best rated players of a server (None: everywhere)."""
         settings = self._core.settings
         async with self._core.read() as repo:
             return await load_leaderboard(
@@ -95,5 +102,6 @@ class Queries:
             )
 
     async def stats(self, user_id: int, guild_id: int | None) -> PlayerStats:
+        """A player's statistics in a server (None: everywhere)."""
         async with self._core.read() as repo:
             return await load_stats(repo, user_id, guild_id, self._core.settings)

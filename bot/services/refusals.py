@@ -261,6 +261,7 @@ class Cooldown(CannotStart):
 
     @property
     def count(self) -> int:
+        """The whole seconds to wait, for plural forms."""
         seconds = self.params["seconds"]
         assert isinstance(seconds, int)
         return seconds

@@ -56,6 +56,7 @@ class PlayerView:
 
     @property
     def is_bot(self) -> bool:
+        """Whether this side is the bot."""
         return self.user_id is None
 
 
@@ -102,22 +103,27 @@ class GameView:
 
     @property
     def players(self) -> tuple[PlayerView, PlayerView]:
+        """X and O, in that order."""
         return (self.x, self.o)
 
     @property
     def is_live(self) -> bool:
+        """Whether the game still waits for someone: a pending challenge or an active game."""
         return self.status.is_live
 
     @property
     def is_pending(self) -> bool:
+        """Whether it is a challenge waiting for an answer."""
         return self.status is GameStatus.PENDING
 
     @property
     def is_active(self) -> bool:
+        """Whether the game is being played."""
         return self.status is GameStatus.ACTIVE
 
     @property
     def vs_bot(self) -> bool:
+        """Whether one side is the bot."""
         return self.level is not None
 
     @property
@@ -129,11 +135,13 @@ class GameView:
 
     @property
     def bot_to_move(self) -> bool:
+        """Whether the bot is on turn."""
         side = self.to_move
         return side is not None and side.is_bot
 
     @property
     def winner(self) -> PlayerView | None:
+        """The side that won, if any."""
         if self.result is GameResult.X_WON:
             return self.x
         if self.result is GameResult.O_WON:
@@ -142,6 +150,7 @@ class GameView:
 
     @property
     def loser(self) -> PlayerView | None:
+        """The side that lost, if any."""
         if self.result is GameResult.X_WON:
             return self.o
         if self.result is GameResult.O_WON:
@@ -163,6 +172,7 @@ class GameView:
         return None
 
     def cell_name(self, cell: int) -> str:
+        """The letter-and-row name of ``cell`` on this board (``b2``)."""
         return format_cell(cell, self.size)
 
 
@@ -190,6 +200,8 @@ class HintView:
 
 @dataclass(frozen=True, slots=True)
 class MoveView:
+    """One move of a game: its ply, cell and the cell's name."""
+
     ply: int
     cell: int
     name: str
@@ -208,17 +220,22 @@ class GameHistory:
 
 @dataclass(frozen=True, slots=True)
 class Record:
+    """Wins, losses and draws."""
+
     wins: int = 0
     losses: int = 0
     draws: int = 0
 
     @property
     def games(self) -> int:
+        """How many games the record counts."""
         return self.wins + self.losses + self.draws
 
 
 @dataclass(frozen=True, slots=True)
 class LevelRecord:
+    """A player's record against the bot at one level."""
+
     level: Level
     record: Record
 
@@ -243,6 +260,8 @@ class PlayerOutcome(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class RecentGame:
+    """One of a player's latest finished games."""
+
     game_id: int
     opponent_id: int | None
     """None when the opponent was the bot."""
@@ -275,6 +294,7 @@ class PlayerStats:
 
     @property
     def vs_bot_total(self) -> Record:
+        """The record against the bot over every level."""
         return Record(
             sum(r.record.wins for r in self.vs_bot),
             sum(r.record.losses for r in self.vs_bot),
@@ -284,6 +304,8 @@ class PlayerStats:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardEntry:
+    """One row of a leaderboard."""
+
     rank: int
     user_id: int
     display_name: str
@@ -361,9 +383,11 @@ class GameReview:
 
     @property
     def mistakes(self) -> tuple[MoveReview, ...]:
+        """The moves that threw away a better outcome."""
         return tuple(move for move in self.moves if move.mistake)
 
     def mistakes_of(self, mark: Mark) -> tuple[MoveReview, ...]:
+        """The mistakes of the player of ``mark``."""
         return tuple(move for move in self.moves if move.mistake and move.mark is mark)
 
 

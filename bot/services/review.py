@@ -120,6 +120,7 @@ class ReviewCache:
         return len(self._done)
 
     async def get(self, game_id: int, compute: Callable[[], Awaitable[GameReview]]) -> GameReview:
+        """The review of game ``game_id``: cached, awaited if being computed, else ``compute()``."""
         done = self._done.get(game_id)
         if done is not None:
             self._done.move_to_end(game_id)

@@ -67,6 +67,7 @@ class Reviewing:
         return found
 
     async def review(self, game_id: int | None, place: Place | None, user_id: int | None) -> GameReview:
+        """Every move of a finished game judged by the engine (the latest here when ``game_id`` is None)."""
         core = self._core
         async with core.read() as repo:
             game = await self._finished_game(repo, place, user_id, game_id)
@@ -91,6 +92,7 @@ class Reviewing:
         return review
 
     async def replay(self, game_id: int | None, place: Place | None, user_id: int | None) -> Replay:
+        """A finished game's moves for its replay picture (the latest here when ``game_id`` is None)."""
         core = self._core
         async with core.read() as repo:
             history = await history_of(core, repo, await self._finished_game(repo, place, user_id, game_id))
@@ -107,6 +109,7 @@ class Reviewing:
         return Replay(history, gif)
 
     async def finished_games(self, place: Place, asker_id: int, user_id: int) -> FinishedGames:
+        """A player's finished games that ``asker_id`` may look at from ``place``."""
         core = self._core
         async with core.read() as repo:
             latest = await repo.latest_finished_games(user_id, place.guild_id, _LOOK_BACK_SCAN)
@@ -116,6 +119,7 @@ class Reviewing:
         return FinishedGames(user_id, tuple(views))
 
     async def rating_chart(self, user_id: int, guild_id: int | None) -> RatingChart | None:
+        """A player's ratings over time, or None before any rated game."""
         async with self._core.read() as repo:
             world = await repo.rating_changes(user_id, GLOBAL_SCOPE)
             server = [] if guild_id is None else await repo.rating_changes(user_id, guild_id)

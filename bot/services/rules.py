@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.db import Game
-from bot.engine import SIZES, Board, InvalidCell, Mark, format_cell, parse_cell
+from bot.engine import SIZES, Board, InvalidCellError, Mark, format_cell, parse_cell
 from bot.services import refusals
 from bot.states import GameResult, GameStatus
 
@@ -44,12 +44,14 @@ def played_out(game: Game) -> bool:
 
 
 def busy_channel(live: Game | None) -> refusals.GameRunning:
+    """The refusal of a start where a game or challenge already runs."""
     if live is not None and live.status is GameStatus.PENDING:
         return refusals.ChallengeWaiting()
     return refusals.GameRunning()
 
 
 def check_size(size: int) -> None:
+    """Refuse a board size the engine does not play."""
     if size not in SIZES:
         raise refusals.BadSize()
 
@@ -86,14 +88,14 @@ def cell_index(cell: str | int, board: Board) -> int:
     else:
         try:
             index = parse_cell(cell, board.size)
-        except InvalidCell as error:
+        except InvalidCellError as error:
             raise _bad_cell(error, board.size) from None
     if board[index] is not None:
         raise refusals.CellTaken(format_cell(index, board.size))
     return index
 
 
-def _bad_cell(error: InvalidCell, size: int) -> refusals.BadCell:
+def _bad_cell(error: InvalidCellError, size: int) -> refusals.BadCell:
     if not error.given:
         return refusals.NoCellGiven(size)
     if error.off_board:

@@ -17,6 +17,7 @@ class Servers:
         self._languages: dict[int, str | None] = {}
 
     async def server_language(self, guild_id: int) -> str | None:
+        """The language set for the server ``guild_id``, if any (cached)."""
         if guild_id in self._languages:
             return self._languages[guild_id]
         async with self._core.read() as repo:
@@ -35,11 +36,13 @@ class Servers:
         return guild_id
 
     async def server_settings(self, guild_id: int | None, may_manage: bool) -> str | None:
+        """The server's settings, for a member who may manage them."""
         return await self.server_language(self._check_may_manage(guild_id, may_manage))
 
     async def set_server_language(
         self, guild_id: int | None, language: str | None, may_manage: bool
     ) -> str | None:
+        """Set (None: clear) the server's language, for a member who may manage it."""
         server = self._check_may_manage(guild_id, may_manage)
         chosen = None if language is None else by_code(language)
         if language is not None and chosen is None:

@@ -14,6 +14,7 @@ Clock = Callable[[], datetime]
 
 
 def utc_now() -> datetime:
+    """The current time, timezone-aware in UTC."""
     return datetime.now(UTC)
 
 
@@ -26,6 +27,7 @@ class GuildShards:
     ids: tuple[int, ...]
 
     def owns(self, guild_id: int) -> bool:
+        """Whether the guild ``guild_id`` belongs to one of these shards (Discord's sharding formula)."""
         return (guild_id >> 22) % self.count in self.ids
 
 

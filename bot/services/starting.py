@@ -29,6 +29,7 @@ class Starting:
     async def start_vs_bot(
         self, place: Place, player: Actor, size: int, level: Level, first: First
     ) -> GameView:
+        """Start a game against the bot; when the bot opens, its move is made before this returns."""
         core = self._core
         rules.check_size(size)
         human_x = self._human_is_x(first)
@@ -43,6 +44,7 @@ class Starting:
     async def challenge(
         self, place: Place, challenger: Actor, opponent: Actor, opponent_is_bot: bool, size: int, first: First
     ) -> GameView:
+        """Challenge ``opponent`` to a game; it starts once accepted."""
         if opponent.user_id == challenger.user_id:
             raise refusals.SelfChallenge()
         if opponent_is_bot:
@@ -77,6 +79,7 @@ class Starting:
             return await core.view(repo, game)
 
     async def decline(self, place: Place, user: Actor, game_id: int | None) -> GameView:
+        """The challenged player declines: the challenge ends."""
         core = self._core
         now = core.clock()
         async with core.write() as repo:
@@ -86,6 +89,7 @@ class Starting:
             return await core.view(repo, game)
 
     async def rematch(self, place: Place, user: Actor, game_id: int) -> GameView:
+        """A new game between the players of the finished game ``game_id``, sides swapped."""
         core = self._core
         now = core.clock()
         async with core.write(isolated=True) as repo:

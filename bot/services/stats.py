@@ -98,6 +98,7 @@ def build_stats(
 
 
 async def rating_view(repo: Repository, user_id: int, scope: int, min_games: int) -> RatingView | None:
+    """A player's rating in ``scope``, or None before ``min_games`` rated games."""
     row = await repo.rating(user_id, scope)
     if row is None:
         return None

@@ -22,10 +22,10 @@ from bot.cli.play import play_game, run_play
 from bot.cli.session import (
     GameSession,
     LocalSession,
-    MoveRejected,
+    MoveRejectedError,
     PlayOptions,
     SessionFactory,
-    SessionUnavailable,
+    SessionUnavailableError,
 )
 from bot.engine import Board, Level, Mark
 from tests.cli.conftest import RunCli
@@ -176,7 +176,7 @@ class RefusingSession(LocalSession):
 
     async def play(self, cell: int) -> None:
         if cell == 4:
-            raise MoveRejected("The centre is closed today.")
+            raise MoveRejectedError("The centre is closed today.")
         await super().play(cell)
 
 
@@ -244,7 +244,7 @@ class EndsOnTimeSession(LocalSession):
     async def play(self, cell: int) -> None:
         if self.board.ply >= 2:
             self.ended = True
-            raise MoveRejected("This game is over.")
+            raise MoveRejectedError("This game is over.")
         await super().play(cell)
 
 
@@ -274,7 +274,7 @@ class FailingSession(LocalSession):
 
 class Unavailable(LocalSession):
     def __init__(self, options: PlayOptions) -> None:
-        raise SessionUnavailable("Could not open the database at nowhere: refused")
+        raise SessionUnavailableError("Could not open the database at nowhere: refused")
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from bot.cli import service_session
 from bot.cli.local_ids import local_player_id
 from bot.cli.play import play_game
 from bot.cli.service_session import ServiceSession, service_sessions
-from bot.cli.session import MoveRejected, PlayOptions, SessionFactory
+from bot.cli.session import MoveRejectedError, PlayOptions, SessionFactory
 from bot.cli.stats import run_stats
 from bot.config import Settings
 from bot.db import Database
@@ -278,7 +278,7 @@ def test_a_game_ended_on_time_elsewhere_refuses_the_next_move_and_says_so(
             finally:
                 await sweeper.close()
             assert ended.id == session.game_id
-            with pytest.raises(MoveRejected) as refused:
+            with pytest.raises(MoveRejectedError) as refused:
                 await session.play(next(iter(session.board.legal_moves)))
             return str(refused.value), session.is_over, session.end_note
 

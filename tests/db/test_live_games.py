@@ -8,11 +8,11 @@ import random
 import pytest
 from sqlalchemy import func, select
 
-from bot.db import Database, DatabaseUnavailable, Game, Player
+from bot.db import Database, DatabaseUnavailableError, Game, Player
 from tests.db.test_repository import NOW, PLAYER, game_values
 
 
-class Refused(Exception):
+class RefusedError(Exception):
     """A rule saying no, as the service raises it."""
 
 
@@ -65,13 +65,13 @@ async def test_a_refusal_before_writing_leaves_the_batch_alone(database_url: str
     async def refuse() -> None:
         async with database.write() as repo:
             await repo.display_names([PLAYER])
-            raise Refused
+            raise RefusedError
 
     try:
         results = await asyncio.gather(
             add_player(database, 201), refuse(), add_player(database, 202), return_exceptions=True
         )
-        assert [type(r) for r in results] == [type(None), Refused, type(None)]
+        assert [type(r) for r in results] == [type(None), RefusedError, type(None)]
         assert {201, 202} <= await players_stored(database)
     finally:
         await database.close()
@@ -91,7 +91,7 @@ async def test_a_failure_after_writing_rolls_back_the_whole_batch(database_url: 
         await started.wait()
         async with database.write() as repo:
             await repo.save_player(302, "half done", NOW)
-            raise Refused
+            raise RefusedError
 
     async def third() -> None:
         await started.wait()
@@ -100,9 +100,9 @@ async def test_a_failure_after_writing_rolls_back_the_whole_batch(database_url: 
 
     try:
         results = await asyncio.gather(first(), wrote_then_failed(), third(), return_exceptions=True)
-        assert isinstance(results[0], DatabaseUnavailable)
-        assert isinstance(results[1], Refused)
-        assert isinstance(results[2], DatabaseUnavailable)
+        assert isinstance(results[0], DatabaseUnavailableError)
+        assert isinstance(results[1], RefusedError)
+        assert isinstance(results[2], DatabaseUnavailableError)
         assert not {301, 302, 303} & await players_stored(database), "part of a failed batch was kept"
         await add_player(database, 304)  # the next batch works
     finally:
@@ -125,11 +125,11 @@ async def test_an_isolated_writer_that_fails_after_writing_undoes_only_its_own_w
         await started.wait()
         async with database.write(isolated=True) as repo:
             await repo.save_player(402, "undone", NOW)
-            raise Refused
+            raise RefusedError
 
     try:
         results = await asyncio.gather(first(), isolated(), add_player(database, 403), return_exceptions=True)
-        assert isinstance(results[1], Refused) and results[0] is None and results[2] is None
+        assert isinstance(results[1], RefusedError) and results[0] is None and results[2] is None
         stored = await players_stored(database)
         assert {401, 403} <= stored and 402 not in stored
     finally:
@@ -205,10 +205,10 @@ async def test_moves_of_a_batch_survive_an_isolated_writer_that_fails_after_them
             await started.wait()
             async with database.write(isolated=True) as repo:
                 await repo.add_moves(game.id, [(1, 0, "O", None)], NOW)
-                raise Refused
+                raise RefusedError
 
         results = await asyncio.gather(mover(), isolated(), return_exceptions=True)
-        assert results[0] is None and isinstance(results[1], Refused)
+        assert results[0] is None and isinstance(results[1], RefusedError)
         async with database.read() as repo:
             assert [(m.ply, m.cell) for m in await repo.moves(game.id)] == [(0, 4)]
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import pytest
@@ -30,8 +30,7 @@ class Socket:
             assert self.inflate is not None and message.data.endswith(b"\x00\x00\xff\xff")
             frame: dict[str, Any] = json.loads(self.inflate.decompress(message.data))
             return frame
-        frame = json.loads(message.data)
-        return frame
+        return cast(dict[str, Any], json.loads(message.data))
 
     async def send(self, op: int, data: Any) -> None:
         await self.ws.send_json({"op": op, "d": data})

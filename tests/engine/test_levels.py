@@ -7,7 +7,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from bot.engine import Board, IllegalMove, Level, Outcome, analyze, answers_at_once, choose_move
+from bot.engine import Board, IllegalMoveError, Level, Outcome, analyze, answers_at_once, choose_move
 from bot.engine.levels import PROFILES
 from tests.engine.conftest import reachable
 
@@ -50,7 +50,7 @@ def test_a_seed_makes_the_choice_repeatable(level: Level) -> None:
 
 
 def test_a_finished_game_has_no_move() -> None:
-    with pytest.raises(IllegalMove, match="over"):
+    with pytest.raises(IllegalMoveError, match="over"):
         choose_move(Board.parse("XXXOO...."))
 
 

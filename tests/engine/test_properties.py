@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from bot.engine import (
     Board,
-    IllegalMove,
-    InvalidBoard,
-    InvalidCell,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidCellError,
     Outcome,
     analyze,
     format_cell,
@@ -122,7 +122,7 @@ def test_cell_notation_examples() -> None:
 
 @pytest.mark.parametrize("text", ["", "0", "10", "d1", "a4", "b", "22b", "x", "1.5", "-1", "aa1"])
 def test_bad_cells_are_rejected_with_a_clear_message(text: str) -> None:
-    with pytest.raises(InvalidCell) as error:
+    with pytest.raises(InvalidCellError) as error:
         parse_cell(text, 3)
     assert "1-9" in str(error.value) and "a1-c3" in str(error.value)
 
@@ -131,7 +131,7 @@ def test_bad_cells_are_rejected_with_a_clear_message(text: str) -> None:
 def test_arbitrary_text_parses_or_is_rejected_with_a_message(text: str) -> None:
     try:
         board = Board.parse(text)
-    except InvalidBoard as error:
+    except InvalidBoardError as error:
         assert str(error)
         assert "Traceback" not in str(error)
     else:
@@ -154,7 +154,7 @@ def test_arbitrary_text_parses_or_is_rejected_with_a_message(text: str) -> None:
     ],
 )
 def test_invalid_boards_are_rejected_with_a_clear_message(text: str, reason: str) -> None:
-    with pytest.raises(InvalidBoard, match=reason):
+    with pytest.raises(InvalidBoardError, match=reason):
         Board.parse(text)
 
 
@@ -162,17 +162,17 @@ def test_invalid_boards_are_rejected_with_a_clear_message(text: str, reason: str
 def test_letters_other_than_x_and_o_are_rejected(text: str) -> None:
     if set(text.upper()) <= {"X", "O"}:
         return
-    with pytest.raises(InvalidBoard, match="only X, O"):
+    with pytest.raises(InvalidBoardError, match="only X, O"):
         Board.parse(text)
 
 
 def test_illegal_moves_are_refused_and_change_nothing() -> None:
     board = Board.parse("X........")
-    with pytest.raises(IllegalMove, match="taken"):
+    with pytest.raises(IllegalMoveError, match="taken"):
         board.play(0)
-    with pytest.raises(IllegalMove, match="no cell 10"):
+    with pytest.raises(IllegalMoveError, match="no cell 10"):
         board.play(9)
     won = Board.parse("XXXOO....")
-    with pytest.raises(IllegalMove, match="over"):
+    with pytest.raises(IllegalMoveError, match="over"):
         won.play(8)
     assert board == Board.parse("X........")

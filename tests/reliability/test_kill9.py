@@ -165,7 +165,6 @@ class KillLane:
     async def _kill(self, mode: str) -> None:
         await kill9(self.bot)
         self.kills[mode] += 1
-        return None
 
     async def bot_turns_done(self) -> None:
         """Wait (on the emulator's activity) until no game waits for the bot: the restart resumes them."""

@@ -42,6 +42,7 @@ class GamesCog(GameCommands, RecordCommands, SettingsCommands, ClickHandling, na
         self._previous_error_handler: ErrorHandler | None = None
 
     async def cog_load(self) -> None:
+        """Install the error handler of the app commands and start the deadline sweeper."""
         self._previous_error_handler = self.bot.tree.on_error
         self.bot.tree.error(self.on_app_command_error)
         self.bot.click_handler = self.on_click
@@ -49,6 +50,7 @@ class GamesCog(GameCommands, RecordCommands, SettingsCommands, ClickHandling, na
         self._spawn(self._resume_bot_turns())
 
     async def cog_unload(self) -> None:
+        """Restore the previous error handler and stop the sweeper."""
         if self._previous_error_handler is not None:
             self.bot.tree.error(self._previous_error_handler)
         if self.bot.click_handler == self.on_click:
@@ -78,4 +80,5 @@ class GamesCog(GameCommands, RecordCommands, SettingsCommands, ClickHandling, na
     async def on_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
+        """Answer a failed app command with a friendly message; unexpected errors are logged."""
         await report(interaction, error)

@@ -29,6 +29,8 @@ _CONTROL = re.compile(CONTROL_TEMPLATE)
 
 
 class Action(enum.Enum):
+    """What a game's button does."""
+
     CELL = "cell"
     RESIGN = "resign"
     REMATCH = "rematch"
@@ -48,6 +50,7 @@ class Click:
 
     @property
     def custom_id(self) -> str:
+        """The custom id of the button that asks for this click."""
         if self.action is Action.CELL:
             return f"{PREFIX}:{self.action.value}:{self.game_id}:{self.ply}:{self.cell}"
         return f"{PREFIX}:{self.action.value}:{self.game_id}"

@@ -59,6 +59,7 @@ class GameMessage:
     view: discord.ui.View | None = None
 
     def send_args(self) -> SendArgs:
+        """The keyword arguments that send this message (only the parts it has)."""
         args = SendArgs(allowed_mentions=self.text.allowed_mentions)
         if self.text.content is not None:
             args["content"] = self.text.content
@@ -69,6 +70,7 @@ class GameMessage:
         return args
 
     def edit_args(self) -> EditArgs:
+        """The keyword arguments that edit a message into this one (parts it lacks are removed)."""
         text = self.text
         return EditArgs(
             content=text.content, embed=text.embed, view=self.view, allowed_mentions=text.allowed_mentions

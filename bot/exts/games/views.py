@@ -64,9 +64,11 @@ class CellButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
+        """The button of a clicked cell, from its custom id (discord.py's persistent items)."""
         return cls(cell_click(match), label="?", style=discord.ButtonStyle.secondary, disabled=False, row=0)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Give the click to the games cog."""
         await _hand_over(interaction, self.click)
 
 
@@ -96,9 +98,11 @@ class ControlButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
+        """The clicked control button, from its custom id (discord.py's persistent items)."""
         return cls(control_click(match), label="?", row=0)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Give the click to the games cog."""
         await _hand_over(interaction, self.click)
 
 

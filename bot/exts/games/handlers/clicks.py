@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 
 import aiohttp
 import discord
@@ -18,7 +19,7 @@ from bot.exts.games.places import place_of, require_public_answers
 from bot.exts.games.render.answers import NOT_THIS_GAME, STALE_BUTTON, outdated_board_text
 from bot.exts.games.respond import custom_id_of, tell, within_deadline
 from bot.exts.games.views import has_button, shown_game
-from bot.services import Refusal, refusals
+from bot.services import Actor, GameView, Place, Refusal, refusals
 
 log = logging.getLogger(__name__)
 
@@ -48,15 +49,7 @@ class ClickHandling(GamesCogBase):
             )
             await self._show_new_board(interaction, game)
             return
-        if click.action is Action.CELL:
-            assert click.cell is not None
-            work = self.service.move(place, user, click.cell, game_id=click.game_id, expected_ply=click.ply)
-        elif click.action is Action.RESIGN:
-            work = self.service.resign(place, user, click.game_id)
-        elif click.action is Action.ACCEPT:
-            work = self.service.accept(place, user, click.game_id)
-        else:
-            work = self.service.decline(place, user, click.game_id)
+        work = self._board_work(place, user, click)
         try:
             game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
         except refusals.OutdatedBoard as error:
@@ -76,9 +69,23 @@ class ClickHandling(GamesCogBase):
             await self.publisher.refresh(game)
             return
         self.sweeper.poke(game.deadline)
+        await self._adopt_clicked(interaction, game)
+
+    def _board_work(self, place: Place, user: Actor, click: Click) -> Awaitable[GameView]:
+        """The service's work for a click that changes the board: a move, a resignation, an answer."""
+        if click.action is Action.CELL:
+            assert click.cell is not None
+            return self.service.move(place, user, click.cell, game_id=click.game_id, expected_ply=click.ply)
+        if click.action is Action.RESIGN:
+            return self.service.resign(place, user, click.game_id)
+        if click.action is Action.ACCEPT:
+            return self.service.accept(place, user, click.game_id)
+        return self.service.decline(place, user, click.game_id)
+
+    async def _adopt_clicked(self, interaction: Interaction, game: GameView) -> None:
+        """An older message of the game was clicked and now shows it: it becomes the board."""
         clicked = interaction.message
         if clicked is not None and clicked.id != game.message_id:
-            # An older message of the game was clicked and now shows it: it becomes the board.
             await self.service.set_message(game.id, clicked.channel.id, clicked.id)
             old = board_ref(game)
             if old is not None:

@@ -70,6 +70,7 @@ class GameCommands(GamesCogBase):
         level: str | None = None,
         first: str = "me",
     ) -> None:
+        """``/ttt start``: a game against the bot, or a challenge to ``opponent``."""
         place = place_of(interaction)
         require_public_answers(interaction)
         me = actor_of(interaction)
@@ -101,6 +102,7 @@ class GameCommands(GamesCogBase):
     @app_commands.describe(cell=N_("The cell: its number 1-9 (1 is top left) or a letter and row, like b2."))
     @handled
     async def move(self, interaction: Interaction, cell: app_commands.Range[str, 1, 10]) -> None:
+        """``/ttt move``: play a cell named by number or by letter and row."""
         place = place_of(interaction)
         work = self.service.move(place, actor_of(interaction), cell)
         shows_board = self._answers_with_board(interaction, place)
@@ -119,6 +121,7 @@ class GameCommands(GamesCogBase):
     async def move_cell_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        """The free cells of the game here, for ``/ttt move``'s autocomplete."""
         try:
             game = await asyncio.wait_for(self.service.board(place_of(interaction)), AUTOCOMPLETE_SECONDS)
         except Refusal:
@@ -144,6 +147,7 @@ class GameCommands(GamesCogBase):
     @TTT.command(name="board", description=N_("Show this channel's current game again."))
     @handled
     async def board(self, interaction: Interaction) -> None:
+        """``/ttt board``: show this channel's game again; its old board points to the new one."""
         place = place_of(interaction)
         require_public_answers(interaction)
         # Where boards change only on request, a game that ended on time shows how it ended here.
@@ -154,6 +158,7 @@ class GameCommands(GamesCogBase):
     @TTT.command(name="resign", description=N_("Give up your game in this channel."))
     @handled
     async def resign(self, interaction: Interaction) -> None:
+        """``/ttt resign``: give up the game here."""
         place = place_of(interaction)
         work = self.service.resign(place, actor_of(interaction))
         shows_board = self._answers_with_board(interaction, place)
@@ -169,6 +174,7 @@ class GameCommands(GamesCogBase):
     )
     @handled
     async def cancel(self, interaction: Interaction) -> None:
+        """``/ttt cancel``: end the game here without a result (its players or a moderator)."""
         moderator = interaction.permissions.manage_messages
         place = place_of(interaction)
         work = self.service.cancel(place, actor_of(interaction), is_moderator=moderator)
@@ -183,6 +189,7 @@ class GameCommands(GamesCogBase):
     @TTT.command(name="hint", description=N_("Ask me for the value of every free cell (only you see it)."))
     @handled
     async def hint(self, interaction: Interaction) -> None:
+        """``/ttt hint``: the engine's verdict on every free cell, privately."""
         work = self.service.hint(place_of(interaction), actor_of(interaction))
         hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         embed = hint_embed(personal(interaction), hint)

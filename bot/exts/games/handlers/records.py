@@ -35,6 +35,7 @@ class RecordCommands(GamesCogBase):
     @app_commands.choices(scope=SCOPE_CHOICES)
     @handled
     async def leaderboard(self, interaction: Interaction, scope: str = "server") -> None:
+        """``/ttt leaderboard``: the best rated players of this server or of everywhere."""
         place = place_of(interaction)
         guild_id = place.guild_id if scope == "server" else None
         board = await within_deadline(interaction, self.service.leaderboard(guild_id), thinking=True)
@@ -48,6 +49,7 @@ class RecordCommands(GamesCogBase):
     @app_commands.describe(user=N_("Whose stats to show. Default you."))
     @handled
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        """``/ttt stats``: a player's record, rating and rating chart."""
         target = user or interaction.user
         await show_stats(self.service, interaction, personal(interaction), place_of(interaction), target.id)
 
@@ -55,6 +57,7 @@ class RecordCommands(GamesCogBase):
     @app_commands.describe(user=N_("Whose games to list. Default you."))
     @handled
     async def history(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        """``/ttt history``: a player's latest finished games, privately."""
         target = user or interaction.user
         await show_history(self.service, interaction, personal(interaction), place_of(interaction), target.id)
 
@@ -66,6 +69,7 @@ class RecordCommands(GamesCogBase):
     async def review(
         self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
     ) -> None:
+        """``/ttt review``: every move of a finished game judged by the engine."""
         await show_review(self.service, interaction, personal(interaction), place_of(interaction), game)
 
     @TTT.command(name="replay", description=N_("Show a finished game as an animated picture."))
@@ -74,6 +78,7 @@ class RecordCommands(GamesCogBase):
     async def replay(
         self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
     ) -> None:
+        """``/ttt replay``: a finished game as an animated picture."""
         place = place_of(interaction)
         texts = await self._public_texts(place, interaction)
         await post_replay(self.service, interaction, texts, place, game)

@@ -28,6 +28,7 @@ class SettingsCommands(GamesCogBase):
     @app_commands.choices(language=LANGUAGE_CHOICES)
     @handled
     async def settings(self, interaction: Interaction, language: str | None = None) -> None:
+        """``/ttt settings``: see or change the server's settings (Manage Server)."""
         guild_id = interaction.guild_id
         may_manage = interaction.permissions.manage_guild
         if language is None:
