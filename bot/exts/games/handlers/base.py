@@ -12,7 +12,8 @@ import contextlib
 import enum
 import functools
 import inspect
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from discord import app_commands
@@ -22,7 +23,7 @@ from bot.bot import Interaction, TicTacToeBot
 from bot.exts.games.audience import locale_of, personal
 from bot.exts.games.messages import BoardPublisher, MessageRef, answer, board_ref
 from bot.exts.games.places import public_answers_allowed
-from bot.exts.games.respond import report
+from bot.exts.games.respond import report, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.i18n import N_, Texts
 from bot.services import Actor, GameView, Place, refusals
@@ -71,6 +72,14 @@ def handled(command: Handler[C, P]) -> Handler[C, P]:
     return run
 
 
+@dataclass(frozen=True, slots=True)
+class ChangedGame:
+    """A game a command changed, and the id of its board message once brought up to date (None if not)."""
+
+    game: GameView
+    message_id: int | None
+
+
 class GamesCogBase(commands.Cog):
     """The games cog's state (the service, the board publisher, the deadline sweeper) and shared steps."""
 
@@ -89,14 +98,24 @@ class GamesCogBase(commands.Cog):
             except Exception as error:
                 await report(interaction, error, game_id=game_id)
 
-    @staticmethod
-    def _answers_with_board(interaction: Interaction, place: Place) -> bool:
-        """Whether a command that changed a game answers with its board for everyone to see.
+    async def _change_game(
+        self, interaction: Interaction, place: Place, work: Awaitable[GameView]
+    ) -> ChangedGame | None:
+        """Run a command that changes the game here, then bring its board up to date.
 
-        Where the bot cannot edit the board on its own, the changed game is shown as the answer
-        (it becomes the board message), unless Discord would show that answer to the user alone.
+        Where the bot cannot edit the board on its own, the changed game is the command's public
+        answer (it becomes the board message) and None is returned, unless Discord would show that
+        answer to the user alone. Otherwise the board message is edited and the game returned, with
+        the board's message id, for a private summary.
         """
-        return place.interactions_only and public_answers_allowed(interaction)
+        shows_board = place.interactions_only and public_answers_allowed(interaction)
+        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
+        if shows_board:
+            await self._show_new_board(interaction, game)
+            return None
+        message_id = await self.publisher.refresh(game)
+        self.sweeper.poke(game.deadline)
+        return ChangedGame(game, message_id)
 
     async def _show_new_board(self, interaction: Interaction, game: GameView) -> None:
         """Answer with the game's message and make it the game's board message.

@@ -105,16 +105,12 @@ class GameCommands(GamesCogBase):
         """``/ttt move``: play a cell named by number or by letter and row."""
         place = place_of(interaction)
         work = self.service.move(place, actor_of(interaction), cell)
-        shows_board = self._answers_with_board(interaction, place)
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
-        if shows_board:
-            await self._show_new_board(interaction, game)
+        changed = await self._change_game(interaction, place, work)
+        if changed is None:
             return
-        message_id = await self.publisher.refresh(game)
-        self.sweeper.poke(game.deadline)
-        url = None
-        if message_id is not None and game.message_channel_id is not None:
-            url = jump_url(game.guild_id, game.message_channel_id, message_id)
+        game, url = changed.game, None
+        if changed.message_id is not None and game.message_channel_id is not None:
+            url = jump_url(game.guild_id, game.message_channel_id, changed.message_id)
         await tell(interaction, move_summary(personal(interaction), game, cell, url))
 
     @move.autocomplete("cell")
@@ -161,13 +157,9 @@ class GameCommands(GamesCogBase):
         """``/ttt resign``: give up the game here."""
         place = place_of(interaction)
         work = self.service.resign(place, actor_of(interaction))
-        shows_board = self._answers_with_board(interaction, place)
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
-        if shows_board:
-            await self._show_new_board(interaction, game)
-            return
-        await self.publisher.refresh(game)
-        await tell(interaction, resigned_text(personal(interaction), game))
+        changed = await self._change_game(interaction, place, work)
+        if changed is not None:
+            await tell(interaction, resigned_text(personal(interaction), changed.game))
 
     @TTT.command(
         name="cancel", description=N_("End this channel's game without a result (players or moderators).")
@@ -178,13 +170,9 @@ class GameCommands(GamesCogBase):
         moderator = interaction.permissions.manage_messages
         place = place_of(interaction)
         work = self.service.cancel(place, actor_of(interaction), is_moderator=moderator)
-        shows_board = self._answers_with_board(interaction, place)
-        game = await within_deadline(interaction, work, thinking=True, ephemeral=not shows_board)
-        if shows_board:
-            await self._show_new_board(interaction, game)
-            return
-        await self.publisher.refresh(game)
-        await tell(interaction, cancelled_text(personal(interaction), game))
+        changed = await self._change_game(interaction, place, work)
+        if changed is not None:
+            await tell(interaction, cancelled_text(personal(interaction), changed.game))
 
     @TTT.command(name="hint", description=N_("Ask me for the value of every free cell (only you see it)."))
     @handled
