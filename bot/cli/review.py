@@ -19,22 +19,12 @@ from bot.i18n import Texts, terminal_texts
 from bot.review_words import cells_text, estimates_note, header_text, summary_lines, verdict_text
 from bot.services import EnginePool, GameReview, GameService, MoveReview, PlayerView, Refusal, Replay
 from bot.services.picture_pool import PicturePool
+from bot.services.review import move_record
 
 
 def review_record(game_id: int, move: MoveReview) -> dict[str, Any]:
     """One line of ``review --json``, keys in their documented order."""
-    return {
-        "game": game_id,
-        "ply": move.ply,
-        "cell": move.cell,
-        "name": move.name,
-        "mark": move.mark.value,
-        "exact": move.exact,
-        "before": {"value": move.before.value.value, "plies": move.before.plies},
-        "after": {"value": move.after.value.value, "plies": move.after.plies},
-        "mistake": move.mistake,
-        "best": list(move.best),
-    }
+    return {"game": game_id, **move_record(move)}
 
 
 def _plain(side: PlayerView) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.engine import Board, Mark, Outcome, format_cell
 from bot.services.engine_pool import EnginePool
-from bot.services.results import GameHistory, GameReview, MoveReview, Verdict
+from bot.services.results import GameHistory, GameReview, GameView, MoveReview, Verdict
 
 MIN_POSITION_BUDGET_MS = 100
 """The least search time a position of a big board gets, however long the game."""
@@ -41,39 +41,63 @@ async def review_moves(engine: EnginePool, history: GameHistory, budget_ms: int)
         if analysis.value is None or analysis.plies is None or played is None:
             raise ValueError(f"game {game.id}: move {move.ply} ({move.name}) does not fit the stored board")
         reviewed.append(
-            MoveReview(
-                ply=move.ply,
-                cell=move.cell,
-                name=move.name,
-                mark=move.mark,
-                player=game.x if move.mark is game.x.mark else game.o,
-                before=Verdict(analysis.value, analysis.plies),
-                after=Verdict(played.value, played.plies),
-                best=analysis.best,
-                best_names=tuple(format_cell(cell, game.size) for cell in analysis.best),
-                exact=analysis.exact,
+            _move_review(
+                game,
+                move.ply,
+                move.cell,
+                move.mark,
+                Verdict(analysis.value, analysis.plies),
+                Verdict(played.value, played.plies),
+                analysis.best,
+                analysis.exact,
             )
         )
         board = board.play(move.cell)
     return GameReview(game, tuple(reviewed))
 
 
-def stored_moves(review: GameReview) -> str:
-    """A review's verdicts as kept in the store: one JSON object per move, as ``review --json`` names them."""
-    return json.dumps(
-        [
-            {
-                "ply": move.ply,
-                "cell": move.cell,
-                "mark": move.mark.value,
-                "exact": move.exact,
-                "before": {"value": move.before.value.value, "plies": move.before.plies},
-                "after": {"value": move.after.value.value, "plies": move.after.plies},
-                "best": list(move.best),
-            }
-            for move in review.moves
-        ]
+def _move_review(
+    game: GameView,
+    ply: int,
+    cell: int,
+    mark: Mark,
+    before: Verdict,
+    after: Verdict,
+    best: tuple[int, ...],
+    exact: bool,
+) -> MoveReview:
+    return MoveReview(
+        ply=ply,
+        cell=cell,
+        name=format_cell(cell, game.size),
+        mark=mark,
+        player=game.x if mark is game.x.mark else game.o,
+        before=before,
+        after=after,
+        best=best,
+        best_names=tuple(format_cell(best_cell, game.size) for best_cell in best),
+        exact=exact,
     )
+
+
+def move_record(move: MoveReview) -> dict[str, Any]:
+    """One move's verdict as ``review --json`` writes it, without the game id, keys in documented order."""
+    return {
+        "ply": move.ply,
+        "cell": move.cell,
+        "name": move.name,
+        "mark": move.mark.value,
+        "exact": move.exact,
+        "before": {"value": move.before.value.value, "plies": move.before.plies},
+        "after": {"value": move.after.value.value, "plies": move.after.plies},
+        "mistake": move.mistake,
+        "best": list(move.best),
+    }
+
+
+def stored_moves(review: GameReview) -> str:
+    """A review's verdicts as kept in the store: one :func:`move_record` per move, as a JSON list."""
+    return json.dumps([move_record(move) for move in review.moves])
 
 
 def _verdict(stored: dict[str, Any]) -> Verdict:
@@ -85,20 +109,16 @@ def review_from_store(history: GameHistory, moves: str) -> GameReview:
     game = history.game
     reviewed = []
     for stored in json.loads(moves):
-        mark = Mark(stored["mark"])
-        best = tuple(int(cell) for cell in stored["best"])
         reviewed.append(
-            MoveReview(
-                ply=int(stored["ply"]),
-                cell=int(stored["cell"]),
-                name=format_cell(int(stored["cell"]), game.size),
-                mark=mark,
-                player=game.x if mark is game.x.mark else game.o,
-                before=_verdict(stored["before"]),
-                after=_verdict(stored["after"]),
-                best=best,
-                best_names=tuple(format_cell(cell, game.size) for cell in best),
-                exact=bool(stored["exact"]),
+            _move_review(
+                game,
+                int(stored["ply"]),
+                int(stored["cell"]),
+                Mark(stored["mark"]),
+                _verdict(stored["before"]),
+                _verdict(stored["after"]),
+                tuple(int(cell) for cell in stored["best"]),
+                bool(stored["exact"]),
             )
         )
     return GameReview(game, tuple(reviewed))
