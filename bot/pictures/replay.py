@@ -12,8 +12,10 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw
+if TYPE_CHECKING:
+    from PIL import Image, ImageDraw
 
 CELL_PX = {3: 96, 4: 80, 5: 64}
 MARGIN_PX = 12
@@ -68,6 +70,9 @@ class _Canvas:
         return (left + right) // 2, (top + bottom) // 2
 
     def new_frame(self) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+        # Imported where pictures are drawn, so the bot itself never pays for Pillow.
+        from PIL import Image, ImageDraw
+
         image = Image.new("P", (self.width, self.height), _INDEX["background"])
         image.putpalette(_PALETTE)
         return image, ImageDraw.Draw(image)
