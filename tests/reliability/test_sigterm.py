@@ -179,6 +179,19 @@ def written(burst: list[Interaction], session: GatewaySession) -> Callable[[], b
     return lambda: all(it.delivered_at is not None for it in burst) or not session.live
 
 
+async def stop_with_an_answer_in_flight(emu: DiscordEmulator, bot: BotProcess, table: Table) -> Interaction:
+    """Send SIGTERM while the answer to one more command is held on its way to Discord.
+
+    That answer keeps the bot finishing for a while, so some of the stream is sure to come
+    meanwhile, however fast the rest is answered.
+    """
+    slow = emu.delay_next("POST", CALLBACK, 1.5)
+    held = await table.slash("alice", "ttt board")
+    await emu.wait_for(lambda: slow.hits, ANSWER_TIMEOUT, "an answer on its way to Discord")
+    bot.send_signal(signal.SIGTERM)
+    return held
+
+
 async def test_a_stream_of_interactions_across_the_stop_is_answered_or_turned_away_without_errors(
     tmp_path: Path,
 ) -> None:
@@ -195,7 +208,7 @@ async def test_a_stream_of_interactions_across_the_stop_is_answered_or_turned_aw
         sent: list[Interaction] = []
         while bot.running and len(sent) < STREAM_LIMIT:
             if len(sent) == 40:
-                bot.send_signal(signal.SIGTERM)
+                sent.append(await stop_with_an_answer_in_flight(emu, bot, tables[0]))
             burst = [await table.slash("alice", "ttt board") for table in tables]
             sent += burst
             await emu.wait_for(
