@@ -3,8 +3,13 @@
 :func:`run_bot` builds a :class:`TicTacToeBot` (a :class:`ShardedTicTacToeBot` when
 ``SHARD_COUNT`` is set), runs it until SIGINT or SIGTERM, then shuts down cleanly
 (:mod:`bot.shutdown`): new interactions are turned away, those in flight are finished and
-answered, then the gateway, the engine pool and the database are closed. The CLI has
-already migrated the schema and set up logging.
+answered, then the gateway, the engine pool and the database are closed.
+
+The bot connects to the gateway first and opens the game service meanwhile
+(:meth:`TicTacToeBot.setup_hook`): the database layer is imported, the schema brought to the
+newest migration (the CLI's check, when ``AUTO_MIGRATE`` is on), the service built and the
+games extension loaded; interactions that arrive before wait for it at the gate. A database
+that cannot be prepared stops the bot, and :func:`run_bot` returns why.
 
 ``DISCORD_API_BASE`` points discord.py's REST client elsewhere (a proxy, or the test
 emulator); the gateway address then comes from that API's ``GET /gateway/bot``, since
@@ -16,31 +21,46 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import importlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
 import yarl
 from discord.ext import commands
 
-from bot.composition import build_service, service_settings
 from bot.config import Settings
-from bot.exts.translator import CommandTranslator
-from bot.services import GameService
 from bot.shutdown import InFlight, InteractionGate
 
 if TYPE_CHECKING:
     from bot.exts.games.custom_ids import Click
+    from bot.services import GameService
 
 log = logging.getLogger(__name__)
 
 GAMES_EXTENSION = "bot.exts.games"
+SERVICE_MODULES = ("bot.composition", GAMES_EXTENSION)
+"""What opening the service imports (SQLAlchemy, the service, the cogs, the catalogues): in a thread,
+so that the event loop keeps serving the gateway meanwhile."""
 DRAIN_SECONDS = 10.0
 """At shutdown, how long to wait for interactions in flight before closing anyway."""
 REFUSAL_SECONDS = 3.0
 """Then how long to wait for the "try again" answers still on their way (Discord allows 3 s)."""
+
+PrepareDatabase: TypeAlias = Callable[[], Coroutine[Any, Any, "str | None"]]
+"""Brings the database to the newest schema before the service opens: None when done, else why not,
+in one line (``bot.cli.migrate.upgrade_schema`` for ``python -m bot run``)."""
+
+
+class ServiceNotOpenedError(Exception):
+    """The database could not be prepared: the bot stops, and its message is the reason, in one line."""
+
+
+def _import_service_modules() -> None:
+    for name in SERVICE_MODULES:
+        importlib.import_module(name)
 
 
 def intents() -> discord.Intents:
@@ -51,7 +71,7 @@ def intents() -> discord.Intents:
 class TicTacToeBot(commands.Bot):
     """The bot: owns the game service, loads the games extension, syncs the commands."""
 
-    def __init__(self, settings: Settings, **options: Any) -> None:
+    def __init__(self, settings: Settings, prepare_database: PrepareDatabase | None = None, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -62,7 +82,11 @@ class TicTacToeBot(commands.Bot):
         self.settings = settings
         self.inflight = InFlight()
         self.gate = InteractionGate(self._connection)
+        self._prepare_database = prepare_database
         self._service: GameService | None = None
+        self._opening: asyncio.Task[None] | None = None
+        self.failure: BaseException | None = None
+        """Why the service could not open (the bot then stops); None while it opens or is open."""
         self._engine_start: asyncio.Task[None] | None = None
         self._shutting_down = False
         self.click_handler: ClickHandler | None = None
@@ -74,22 +98,64 @@ class TicTacToeBot(commands.Bot):
 
     @property
     def service(self) -> GameService:
-        """The game service, built in setup_hook once the bot has logged in."""
+        """The game service, open once setup_hook's opening is done (every interaction waits for it)."""
         if self._service is None:
-            raise RuntimeError("The game service starts in setup_hook; the bot has not logged in yet.")
+            raise RuntimeError("The game service is not open yet: it opens after the bot logs in.")
         return self._service
 
     async def setup_hook(self) -> None:
-        """Build the service and load the games extension before the gateway connects (discord.py's hook)."""
+        """Start opening the game service and let the gateway connect meanwhile (discord.py's hook).
+
+        Until the service is open, interactions wait at the gate. The commands are synced once
+        it is open; only when none is registered yet (a first start, or a new development server)
+        does the gateway wait for that sync, since nobody could use a command before it.
+        """
         if self.settings.uses_custom_api_base:
             await self._use_gateway_of_api()
-        self._service = self._build_service()
-        self._engine_start = asyncio.create_task(self._start_engine(self._service), name="engine-warm-up")
-        await self.tree.set_translator(CommandTranslator())
-        await self.load_extension(GAMES_EXTENSION)
-        if self.settings.sync_commands:
+        self.gate.hold()
+        sync = self.settings.sync_commands
+        sync_first = sync and not await self._commands_registered()
+        self._opening = asyncio.create_task(self._open_service(sync=sync and not sync_first), name="open-service")
+        if sync_first:
+            await asyncio.wait({self._opening})
+            if self.failure is not None:
+                raise self.failure
             await self._sync_commands()
+
+    async def _open_service(self, *, sync: bool) -> None:
+        """Import the service's modules, prepare the database, build the service, load the games.
+
+        Then the interactions held at the gate are handled. On failure the bot stops, with
+        :attr:`failure` saying why.
+        """
+        try:
+            await asyncio.to_thread(_import_service_modules)
+            problem = await self._prepare_database() if self._prepare_database is not None else None
+            if problem is not None:
+                raise ServiceNotOpenedError(problem)
+            self._service = self._build_service()
+            self._engine_start = asyncio.create_task(self._start_engine(self._service), name="engine-warm-up")
+            from bot.exts.translator import CommandTranslator
+
+            await self.tree.set_translator(CommandTranslator())
+            await self.load_extension(GAMES_EXTENSION)
+        except Exception as error:
+            self.failure = error
+            await self.close()
+            return
+        self.gate.open()
         log.info("Ready to play: database %s", self.settings.database_url_display)
+        if sync:
+            await self._sync_commands()
+
+    async def _commands_registered(self) -> bool:
+        """Whether Discord already holds commands of this bot where they are synced (one REST request)."""
+        guild = None if self.settings.dev_guild_id is None else discord.Object(id=self.settings.dev_guild_id)
+        try:
+            return bool(await self.tree.fetch_commands(guild=guild))
+        except discord.HTTPException as error:
+            log.debug("Could not list the registered commands: %s", error)
+            return False
 
     @staticmethod
     async def _start_engine(service: GameService) -> None:
@@ -104,6 +170,8 @@ class TicTacToeBot(commands.Bot):
             log.warning("Could not start the engine workers ahead of the first move: %s", error)
 
     def _build_service(self) -> GameService:
+        from bot.composition import build_service, service_settings
+
         tuned = service_settings(self.settings)
         if self.user is not None:
             tuned = dataclasses.replace(tuned, bot_name=self.user.display_name)
@@ -159,6 +227,11 @@ class TicTacToeBot(commands.Bot):
         See :mod:`bot.shutdown`: while the interactions in flight finish, new ones are told to
         try again in a moment; once the gateway and the HTTP session close, they go unanswered.
         """
+        opening, self._opening = self._opening, None
+        if opening is not None and opening is not asyncio.current_task() and not opening.done():
+            opening.cancel()  # a shutdown while the service opens: an upgrade under way is rolled back
+            with contextlib.suppress(asyncio.CancelledError):
+                await opening
         if not self._shutting_down:
             self._shutting_down = True
             self.gate.refuse()
@@ -197,19 +270,21 @@ class ShardedTicTacToeBot(TicTacToeBot, commands.AutoShardedBot):
     """The same bot running several shards (``SHARD_COUNT``, optionally a subset ``SHARD_IDS``)."""
 
 
-def create_bot(settings: Settings) -> TicTacToeBot:
+def create_bot(settings: Settings, prepare_database: PrepareDatabase | None = None) -> TicTacToeBot:
     """A bot for ``settings``, with discord.py's REST client pointed at ``DISCORD_API_BASE``."""
     discord.http.Route.BASE = settings.discord_api_base
     discord.VoiceClient.warn_nacl = False  # no voice here: skip discord.py's warnings about voice libraries
     discord.VoiceClient.warn_dave = False
     if settings.shard_count is None:
-        return TicTacToeBot(settings)
+        return TicTacToeBot(settings, prepare_database)
     shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
-    return ShardedTicTacToeBot(settings, shard_count=settings.shard_count, shard_ids=shard_ids)
+    return ShardedTicTacToeBot(
+        settings, prepare_database, shard_count=settings.shard_count, shard_ids=shard_ids
+    )
 
 
-async def _serve(settings: Settings, token: str) -> None:
-    bot = create_bot(settings)
+async def _serve(settings: Settings, token: str, prepare_database: PrepareDatabase | None) -> None:
+    bot = create_bot(settings, prepare_database)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -218,29 +293,38 @@ async def _serve(settings: Settings, token: str) -> None:
         runner = asyncio.create_task(bot.start(token), name="discord-bot")
         stopper = asyncio.create_task(stop.wait(), name="wait-for-signal")
         await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
         if stop.is_set():
             log.info("Stop requested; shutting down")
             await bot.close()
-            try:
-                await runner
-            except Exception:
-                log.debug("The bot stopped with an error during shutdown", exc_info=True)
-        else:
-            stopper.cancel()
+        try:
             await runner
+        except Exception:
+            if not stop.is_set() and bot.failure is None:
+                raise
+            log.debug("The bot stopped with an error during shutdown", exc_info=True)
+    if bot.failure is not None:
+        raise bot.failure
 
 
-def run_bot(settings: Settings) -> None:
-    """Run the bot until SIGINT or SIGTERM (or a fatal error); the schema is already migrated."""
+def run_bot(settings: Settings, prepare_database: PrepareDatabase | None = None) -> str | None:
+    """Run the bot until SIGINT or SIGTERM (or a fatal error).
+
+    ``prepare_database`` runs once logged in, before the service opens. Returns None after
+    a clean stop, or what it said when the database could not be prepared (the bot stopped).
+    """
     if settings.discord_token is None:
         raise ValueError("run_bot needs settings with DISCORD_TOKEN")
     if not logging.getLogger().handlers:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
     try:
-        asyncio.run(_serve(settings, settings.discord_token.get()))
+        asyncio.run(_serve(settings, settings.discord_token.get(), prepare_database))
+    except ServiceNotOpenedError as error:
+        return str(error)
     except discord.LoginFailure:
         log.error("Discord refused DISCORD_TOKEN; copy the bot token again from the Developer Portal.")
         raise SystemExit(1) from None
     except discord.PrivilegedIntentsRequired:
         log.error("Discord asks for a privileged intent; this bot should need none.")
         raise SystemExit(1) from None
+    return None

@@ -1,18 +1,21 @@
-"""Stopping without loose ends: interactions in flight are finished, later ones are turned away.
+"""Starting and stopping without loose ends: interactions wait until the game service is open,
+and at shutdown those in flight are finished and later ones turned away.
 
-Shutdown (:meth:`bot.bot.TicTacToeBot.close`) goes through three stages, and
-:class:`InteractionGate` decides what happens to an interaction that arrives in each:
+:class:`InteractionGate` decides what happens to an interaction that arrives in each stage:
 
-1. **open**: discord.py handles it as usual (the games cog answers it);
-2. **refusing** (the interactions in flight are being finished): it is answered at once
-   with :data:`RESTARTING`, only to that user, and nothing else is done with it (an
-   autocomplete gets no suggestions);
-3. **closed** (the gateway and discord.py's HTTP session are being closed): it is dropped
+1. **holding** (the bot is on the gateway while the game service opens, see
+   :meth:`bot.bot.TicTacToeBot.setup_hook`): it is kept, unparsed, and handled in arrival
+   order once the service is open; if the bot shuts down first, it is refused as in stage 3;
+2. **open**: discord.py handles it as usual (the games cog answers it);
+3. **refusing** (shutdown, :meth:`bot.bot.TicTacToeBot.close`, is finishing the interactions
+   in flight): it is answered at once with :data:`RESTARTING`, only to that user, and nothing
+   else is done with it (an autocomplete gets no suggestions);
+4. **closed** (the gateway and discord.py's HTTP session are being closed): it is dropped
    unanswered, as if it had arrived after the bot was gone; Discord shows the user its own
    "This interaction failed".
 
-So no interaction is ever handled with a closed HTTP session, and none is half-done: a
-click either is played and answered, or is not played at all.
+So no interaction is ever handled before the service is open or with a closed HTTP session,
+and none is half-done: a click either is played and answered, or is not played at all.
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ class InFlight:
 class Stage(enum.Enum):
     """What the bot does with new interactions: handle them, ask to try again, or nothing."""
 
+    HOLDING = "holding"
     OPEN = "open"
     REFUSING = "refusing"
     CLOSED = "closed"
@@ -84,7 +88,8 @@ class InteractionGate:
     discord.py hands every gateway event to the parser of that name in
     ``ConnectionState.parsers``; the gate takes that entry's place, so an interaction that
     arrives during shutdown never reaches a command, a button or an ``on_interaction``
-    listener. Refusals are not counted as in flight: under steady traffic they would keep
+    listener, and one that arrives while the service opens reaches them only once it is open.
+    Refusals are not counted as in flight: under steady traffic they would keep
     shutdown waiting forever; :meth:`wait_refusals` waits for those already under way.
     """
 
@@ -92,22 +97,50 @@ class InteractionGate:
         self._state = state
         self._parse: Callable[[Any], None] = state.parsers[INTERACTION_CREATE]
         self._tasks: set[asyncio.Task[None]] = set()
+        self._held: list[Any] = []
         self.stage = Stage.OPEN
         self.refused = 0
         state.parsers[INTERACTION_CREATE] = self._receive
 
-    def refuse(self) -> None:
-        """From now on answer new interactions with :data:`RESTARTING` (the HTTP session must stay open)."""
+    def hold(self) -> None:
+        """Keep new interactions until :meth:`open` (the service they need is not open yet)."""
         if self.stage is Stage.OPEN:
+            self.stage = Stage.HOLDING
+
+    def open(self) -> None:
+        """Handle the interactions held so far, in arrival order, and every new one as it comes."""
+        if self.stage is not Stage.HOLDING:
+            return
+        self.stage = Stage.OPEN
+        held, self._held = self._held, []
+        if held:
+            log.info("Handling %d interaction(s) that arrived while the game service was opening", len(held))
+        for data in held:
+            self._parse(data)
+
+    def refuse(self) -> None:
+        """From now on answer new interactions with :data:`RESTARTING` (the HTTP session must stay open).
+
+        Interactions still held are answered so too.
+        """
+        if self.stage in (Stage.HOLDING, Stage.OPEN):
             self.stage = Stage.REFUSING
+            held, self._held = self._held, []
+            for data in held:
+                self._receive(data)
 
     def close(self) -> None:
         """From now on drop new interactions unanswered (the HTTP session is about to close)."""
         self.stage = Stage.CLOSED
+        for data in self._held:
+            log.debug("Shutting down: left interaction %s unanswered", data.get("id"))
+        self._held.clear()
 
     def _receive(self, data: Any) -> None:
         if self.stage is Stage.OPEN:
             self._parse(data)
+        elif self.stage is Stage.HOLDING:
+            self._held.append(data)
         elif self.stage is Stage.REFUSING:
             self.refused += 1
             task = asyncio.create_task(self._refuse(data), name=f"refuse-interaction-{data.get('id')}")

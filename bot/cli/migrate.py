@@ -32,9 +32,14 @@ async def _let_sqlite_workers_finish() -> None:
 
 
 async def upgrade_schema(settings: Settings) -> str | None:
-    """Run the migrations; None when done, else why not in one line (the traceback goes to the DEBUG log)."""
+    """Run the migrations; None when done, else why not in one line (the traceback goes to the DEBUG log).
+
+    The migration code (and SQLAlchemy with it) is imported in a thread: the bot runs this on its
+    event loop while it connects to Discord.
+    """
     try:
-        await wiring.upgrade_to_head()(settings.database_url)
+        upgrade_to_head = await asyncio.to_thread(wiring.upgrade_to_head)
+        await upgrade_to_head(settings.database_url)
     except Exception as error:
         log.debug("Schema upgrade failed", exc_info=True)
         await _let_sqlite_workers_finish()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TextIO
 
 from bot.cli import wiring
 from bot.cli.logs import configure_logging
-from bot.cli.migrate import upgrade_database
+from bot.cli.migrate import upgrade_schema
 from bot.config import Settings
 
 NO_TOKEN = (
@@ -17,12 +18,18 @@ NO_TOKEN = (
 
 
 def run_run(settings: Settings, stderr: TextIO) -> int:
-    """Exit status 2 without a token; otherwise migrate (unless AUTO_MIGRATE=false) and run the bot."""
+    """Exit status 2 without a token; otherwise run the bot, which migrates (unless AUTO_MIGRATE=false).
+
+    The bot connects to Discord while the schema is upgraded, and plays once it is; an upgrade
+    that fails stops the bot, with its reason in one line on ``stderr`` and exit status 1.
+    """
     if settings.discord_token is None:
         stderr.write(NO_TOKEN + "\n")
         return 2
     configure_logging(settings)
-    if settings.auto_migrate and not upgrade_database(settings, stderr):
+    prepare = functools.partial(upgrade_schema, settings) if settings.auto_migrate else None
+    problem = wiring.run_bot()(settings, prepare)
+    if problem is not None:
+        stderr.write(problem + "\n")
         return 1
-    wiring.run_bot()(settings)
     return 0

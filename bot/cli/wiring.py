@@ -16,8 +16,13 @@ from bot.config import Settings
 UpgradeToHead = Callable[[str], Coroutine[Any, Any, None]]
 """``async def upgrade_to_head(database_url: str) -> None`` in ``bot.db.migrate``."""
 
-RunBot = Callable[[Settings], None]
-"""``def run_bot(settings: Settings) -> None`` in ``bot.bot``: runs until the bot shuts down."""
+PrepareDatabase = Callable[[], Coroutine[Any, Any, str | None]]
+"""Brings the database to the newest schema: None when done, else why not, in one line."""
+
+RunBot = Callable[[Settings, PrepareDatabase | None], str | None]
+"""``def run_bot(settings, prepare_database) -> str | None`` in ``bot.bot``: runs until the bot shuts
+down. The bot runs ``prepare_database`` while it connects, before its service opens, and returns
+what it said if it failed (the bot then stopped), else None."""
 
 
 class MissingComponentError(RuntimeError):

@@ -6,6 +6,7 @@ The real ``bot.db.migrate`` and ``bot.bot`` belong to other layers; here stand-i
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import types
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.cli.wiring import PrepareDatabase
 from bot.config import Settings
 from tests.cli.conftest import SETTING_NAMES, RunCli
 
@@ -62,7 +64,11 @@ def test_configuration_error_in_dotenv(run_cli: RunCli, tmp_path: Path) -> None:
 
 
 class Recorder:
-    """Stand-ins for ``upgrade_to_head`` and ``run_bot`` that log their calls in order."""
+    """Stand-ins for ``upgrade_to_head`` and ``run_bot`` that log their calls in order.
+
+    The stand-in bot prepares the database as the real one does before its service opens, and
+    returns what the preparation said.
+    """
 
     def __init__(self, fail_upgrade: bool = False) -> None:
         self.calls: list[tuple[str, object]] = []
@@ -73,8 +79,9 @@ class Recorder:
         if self.fail_upgrade:
             raise ConnectionRefusedError("connection refused\nlong driver detail")
 
-    def run_bot(self, settings: Settings) -> None:
+    def run_bot(self, settings: Settings, prepare_database: PrepareDatabase | None) -> str | None:
         self.calls.append(("run_bot", settings))
+        return None if prepare_database is None else asyncio.run(prepare_database())
 
 
 @pytest.fixture
@@ -92,13 +99,15 @@ def recorder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Recorder:
     return recorder
 
 
-def test_run_migrates_then_starts_the_bot(recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_starts_the_bot_which_migrates_before_its_service_opens(
+    recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "secret-token")
     monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///x.sqlite3")
     assert main(["run"]) == 0
-    assert [name for name, _ in recorder.calls] == ["upgrade", "run_bot"]
-    assert recorder.calls[0][1] == "sqlite+aiosqlite:///x.sqlite3"
-    settings = recorder.calls[1][1]
+    assert [name for name, _ in recorder.calls] == ["run_bot", "upgrade"]
+    assert recorder.calls[1][1] == "sqlite+aiosqlite:///x.sqlite3"
+    settings = recorder.calls[0][1]
     assert isinstance(settings, Settings)
     assert settings.discord_token is not None and settings.discord_token.get() == "secret-token"
 
@@ -118,7 +127,7 @@ def test_failed_upgrade_stops_run_with_one_line(
     monkeypatch.setenv("DISCORD_TOKEN", "secret-token")
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://user:hunter2@db/ttt")
     assert main(["run"]) == 1
-    assert [name for name, _ in recorder.calls] == ["upgrade"]
+    assert [name for name, _ in recorder.calls] == ["run_bot", "upgrade"]
     err = capsys.readouterr().err
     assert (
         err.strip()
