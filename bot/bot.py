@@ -71,7 +71,9 @@ def intents() -> discord.Intents:
 class TicTacToeBot(commands.Bot):
     """The bot: owns the game service, loads the games extension, syncs the commands."""
 
-    def __init__(self, settings: Settings, prepare_database: PrepareDatabase | None = None, **options: Any) -> None:
+    def __init__(
+        self, settings: Settings, prepare_database: PrepareDatabase | None = None, **options: Any
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -115,7 +117,8 @@ class TicTacToeBot(commands.Bot):
         self.gate.hold()
         sync = self.settings.sync_commands
         sync_first = sync and not await self._commands_registered()
-        self._opening = asyncio.create_task(self._open_service(sync=sync and not sync_first), name="open-service")
+        opening = self._open_service(sync=sync and not sync_first)
+        self._opening = asyncio.create_task(opening, name="open-service")
         if sync_first:
             await asyncio.wait({self._opening})
             if self.failure is not None:
@@ -147,6 +150,14 @@ class TicTacToeBot(commands.Bot):
         log.info("Ready to play: database %s", self.settings.database_url_display)
         if sync:
             await self._sync_commands()
+
+    async def _stop_opening(self) -> None:
+        """At shutdown while the service opens: stop opening it (an upgrade under way is rolled back)."""
+        opening, self._opening = self._opening, None
+        if opening is not None and opening is not asyncio.current_task() and not opening.done():
+            opening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await opening
 
     async def _commands_registered(self) -> bool:
         """Whether Discord already holds commands of this bot where they are synced (one REST request)."""
@@ -227,14 +238,10 @@ class TicTacToeBot(commands.Bot):
         See :mod:`bot.shutdown`: while the interactions in flight finish, new ones are told to
         try again in a moment; once the gateway and the HTTP session close, they go unanswered.
         """
-        opening, self._opening = self._opening, None
-        if opening is not None and opening is not asyncio.current_task() and not opening.done():
-            opening.cancel()  # a shutdown while the service opens: an upgrade under way is rolled back
-            with contextlib.suppress(asyncio.CancelledError):
-                await opening
         if not self._shutting_down:
             self._shutting_down = True
             self.gate.refuse()
+            await self._stop_opening()
             # Interactions parsed just before the gate turned have handlers that have not run
             # yet: let them take their first step, which counts them in flight.
             await asyncio.sleep(0)

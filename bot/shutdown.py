@@ -140,6 +140,8 @@ class InteractionGate:
         if self.stage is Stage.OPEN:
             self._parse(data)
         elif self.stage is Stage.HOLDING:
+            if not self._held:
+                log.info("Interactions wait until the game service is open")
             self._held.append(data)
         elif self.stage is Stage.REFUSING:
             self.refused += 1

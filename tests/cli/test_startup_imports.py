@@ -65,3 +65,27 @@ def test_the_bot_and_the_service_load_no_picture_library(tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ""
+
+
+def test_the_bot_connects_before_it_imports_the_database_layer_and_the_games(tmp_path: Path) -> None:
+    """``python -m bot run`` imports the database layer (SQLAlchemy, a fifth of a second), the service,
+    the games and the catalogues while it connects to Discord, in a thread: none of it before."""
+    later = ("sqlalchemy", "alembic", "aiosqlite", "asyncpg", "babel")
+    later += ("bot.db", "bot.services", "bot.exts.games")
+    probe = (
+        "import sys, bot.__main__, bot.cli.run, bot.bot; from bot.config import Settings; "
+        "settings = Settings.load({'DISCORD_TOKEN': 't', "
+        "'DATABASE_URL': 'postgresql+asyncpg://u:p@db:5432/ttt'}); "
+        "bot.bot.create_bot(settings); "
+        f"print(','.join(name for name in {later!r} if name in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
