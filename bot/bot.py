@@ -49,6 +49,10 @@ DRAIN_SECONDS = 10.0
 REFUSAL_SECONDS = 3.0
 """Then how long to wait for the "try again" answers still on their way (Discord allows 3 s)."""
 
+FIRST_ANSWERS_SECONDS = 2.0
+"""Once the service is open, how long the engine warm-up and the command sync wait for the
+interactions that arrived while it opened to be answered."""
+
 PrepareDatabase: TypeAlias = Callable[[], Coroutine[Any, Any, "str | None"]]
 """Brings the database to the newest schema before the service opens: None when done, else why not,
 in one line (``bot.cli.migrate.upgrade_schema`` for ``python -m bot run``)."""
@@ -137,7 +141,6 @@ class TicTacToeBot(commands.Bot):
             if problem is not None:
                 raise ServiceNotOpenedError(problem)
             self._service = self._build_service()
-            self._engine_start = asyncio.create_task(self._start_engine(self._service), name="engine-warm-up")
             from bot.exts.translator import CommandTranslator
 
             await self.tree.set_translator(CommandTranslator())
@@ -148,8 +151,17 @@ class TicTacToeBot(commands.Bot):
             return
         self.gate.open()
         log.info("Ready to play: database %s", self.settings.database_url_display)
+        await self._answer_waiting_interactions_first()
+        self._engine_start = asyncio.create_task(self._start_engine(self._service), name="engine-warm-up")
         if sync:
             await self._sync_commands()
+
+    async def _answer_waiting_interactions_first(self) -> None:
+        """Let the interactions that waited for the service be answered before the engine warms up
+        and the commands are synced (for :data:`FIRST_ANSWERS_SECONDS` at most): neither is needed
+        to answer them, and both take the event loop for tens of milliseconds."""
+        await asyncio.sleep(0)  # the handlers take their first step, which counts them in flight
+        await self.inflight.wait_idle(FIRST_ANSWERS_SECONDS)
 
     async def _stop_opening(self) -> None:
         """At shutdown while the service opens: stop opening it (an upgrade under way is rolled back)."""
