@@ -4,17 +4,21 @@
 
 Each bot runs as its own process against a Discord emulator of its own inside this
 process, and is started ``--starts`` times in a row, SIGKILLed after each start as the
-kill -9 test does: our bot on one SQLite file (its first start creates the schema and is
-reported apart; the others find it at head) and ``python -m bench.load_baseline_bot``,
-the load benchmark's in-memory discord.py bot (no database, no engine), as the floor.
+kill -9 test does: our bot on one SQLite file (its first start creates the schema and finds
+no command registered, so it opens the service and syncs the commands before IDENTIFY; it is
+reported apart; the others find the schema at head and connect while the service opens) and
+``python -m bench.load_baseline_bot``, the load benchmark's in-memory discord.py bot (no
+database, no engine), as the floor.
 
 Every time comes from the emulator's own records, measured from the exec:
 
-- ``login``: the first REST request (imports, settings, schema check or migration done);
-- ``identify``: the gateway IDENTIFY (``setup_hook`` done: service, extension, command sync);
+- ``login``: the first REST request (imports and settings done);
+- ``identify``: the gateway IDENTIFY (``setup_hook`` done: the gateway's address and the
+  registered commands asked for; on a first start also the service opened and the commands synced);
 - ``ready``: the emulator wrote READY and the GUILD_CREATEs (the kill test waits for this);
-- ``answer``: a ``/ttt start`` against the bot sent right after READY is answered;
-- ``move``: a click on that board then shows the bot's reply (the engine pool's first move).
+- ``answer``: a ``/ttt start`` against the bot sent right after READY is answered (it waits
+  for the service: database layer imported, schema checked, games loaded);
+- ``move``: a click on that board then shows the bot's reply.
 
 Reported: the median of each phase per bot, and the ratio of our medians to the baseline's,
 so runs on a busy machine stay comparable. Nothing is asserted. Results go to

@@ -140,7 +140,7 @@ class TicTacToeBot(commands.Bot):
             problem = await self._prepare_database() if self._prepare_database is not None else None
             if problem is not None:
                 raise ServiceNotOpenedError(problem)
-            self._service = self._build_service()
+            service = self._service = self._build_service()
             from bot.exts.translator import CommandTranslator
 
             await self.tree.set_translator(CommandTranslator())
@@ -152,7 +152,7 @@ class TicTacToeBot(commands.Bot):
         self.gate.open()
         log.info("Ready to play: database %s", self.settings.database_url_display)
         await self._answer_waiting_interactions_first()
-        self._engine_start = asyncio.create_task(self._start_engine(self._service), name="engine-warm-up")
+        self._engine_start = asyncio.create_task(self._start_engine(service), name="engine-warm-up")
         if sync:
             await self._sync_commands()
 
