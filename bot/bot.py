@@ -58,6 +58,7 @@ class TicTacToeBot(commands.Bot):
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            max_messages=None,  # a click brings its message; nothing reads discord.py's message cache
             **options,
         )
         self.settings = settings
