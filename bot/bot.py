@@ -92,6 +92,7 @@ class TicTacToeBot(commands.Bot):
         self.gate = InteractionGate(self._connection)
         self._prepare_database = prepare_database
         self._service: GameService | None = None
+        self._imports: asyncio.Future[None] | None = None
         self._opening: asyncio.Task[None] | None = None
         self.failure: BaseException | None = None
         """Why the service could not open (the bot then stops); None while it opens or is open."""
@@ -110,6 +111,12 @@ class TicTacToeBot(commands.Bot):
         if self._service is None:
             raise RuntimeError("The game service is not open yet: it opens after the bot logs in.")
         return self._service
+
+    async def login(self, token: str) -> None:
+        """Log in to Discord, importing the service's modules meanwhile (see :meth:`setup_hook`)."""
+        if self._imports is None:
+            self._imports = asyncio.ensure_future(asyncio.to_thread(_import_service_modules))
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         """Start opening the game service and let the gateway connect meanwhile (discord.py's hook).
@@ -138,7 +145,8 @@ class TicTacToeBot(commands.Bot):
         :attr:`failure` saying why.
         """
         try:
-            await asyncio.to_thread(_import_service_modules)
+            if self._imports is not None:
+                await self._imports
             problem = await self._prepare_database() if self._prepare_database is not None else None
             if problem is not None:
                 raise ServiceNotOpenedError(problem)
