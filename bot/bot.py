@@ -6,10 +6,11 @@
 answered, then the gateway, the engine pool and the database are closed.
 
 The bot connects to the gateway first and opens the game service meanwhile
-(:meth:`TicTacToeBot.setup_hook`): the database layer is imported, the schema brought to the
-newest migration (the CLI's check, when ``AUTO_MIGRATE`` is on), the service built and the
-games extension loaded; interactions that arrive before wait for it at the gate. A database
-that cannot be prepared stops the bot, and :func:`run_bot` returns why.
+(:meth:`TicTacToeBot.setup_hook`): the database layer, the service and the games are imported
+in a thread from the login on, then the schema is brought to the newest migration (the CLI's
+upgrade, when ``AUTO_MIGRATE`` is on), the service built and the games extension loaded;
+interactions that arrive before wait for it at the gate. A database that cannot be prepared
+stops the bot, and :func:`run_bot` returns why.
 
 ``DISCORD_API_BASE`` points discord.py's REST client elsewhere (a proxy, or the test
 emulator); the gateway address then comes from that API's ``GET /gateway/bot``, since
@@ -139,7 +140,7 @@ class TicTacToeBot(commands.Bot):
             await self._sync_commands()
 
     async def _open_service(self, *, sync: bool) -> None:
-        """Import the service's modules, prepare the database, build the service, load the games.
+        """Wait for the service's modules, prepare the database, build the service, load the games.
 
         Then the interactions held at the gate are handled. On failure the bot stops, with
         :attr:`failure` saying why.
