@@ -52,7 +52,7 @@ REFUSAL_SECONDS = 3.0
 """Then how long to wait for the "try again" answers still on their way (Discord allows 3 s)."""
 
 FIRST_ANSWERS_SECONDS = 2.0
-"""Once the service is open, how long the engine warm-up and the command sync wait for the
+"""Once the service is open, how long loading the engine's tables and the command sync wait for the
 interactions that arrived while it opened to be answered."""
 
 PrepareDatabase: TypeAlias = Callable[[], Coroutine[Any, Any, "str | None"]]
@@ -152,6 +152,7 @@ class TicTacToeBot(commands.Bot):
             if problem is not None:
                 raise ServiceNotOpenedError(problem)
             service = self._service = self._build_service()
+            self._engine_start = asyncio.create_task(self._start_engine(service), name="engine-warm-up")
             from bot.exts.translator import CommandTranslator
 
             await self.tree.set_translator(CommandTranslator())
@@ -164,14 +165,14 @@ class TicTacToeBot(commands.Bot):
         self.gate.open()
         log.info("Ready to play: database %s", self.settings.database_url_display)
         await self._answer_waiting_interactions_first()
-        self._engine_start = asyncio.create_task(self._start_engine(service), name="engine-warm-up")
+        service.engine.load_tables()
         if sync:
             await self._sync_commands()
 
     async def _answer_waiting_interactions_first(self) -> None:
-        """Let the interactions that waited for the service be answered before the engine warms up
-        and the commands are synced (for :data:`FIRST_ANSWERS_SECONDS` at most): neither is needed
-        to answer them, and both take the event loop for tens of milliseconds."""
+        """Let the interactions that waited for the service be answered before the engine's tables
+        are loaded and the commands synced (for :data:`FIRST_ANSWERS_SECONDS` at most): neither is
+        needed to answer them, and both take the event loop for tens of milliseconds."""
         await asyncio.sleep(0)  # the handlers take their first step, which counts them in flight
         await self.inflight.wait_idle(FIRST_ANSWERS_SECONDS)
 
@@ -194,7 +195,8 @@ class TicTacToeBot(commands.Bot):
 
     @staticmethod
     async def _start_engine(service: GameService) -> None:
-        """Start the engine's worker processes while the bot connects, rather than on the first move.
+        """Start the engine's worker processes as soon as the service is built, rather than on the
+        first move (they start on the other cores; the tables of this process load later).
 
         Nothing waits for this: a move asked for before the workers are up waits for them in
         the pool's queue, and if they fail to start, the first move starts a new pool.
