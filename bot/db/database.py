@@ -107,16 +107,15 @@ class Database:
         self.sqlite = is_sqlite(self.url)
         self.engine = create_engine(self.url, echo=echo, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
         self._reads = async_sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
-        writer = self.engine.execution_options(**{_WRITE_OPTION: True})
+        self._writer = self.engine.execution_options(**{_WRITE_OPTION: True})
         self.live_games = LiveGameCache()
         self._batches: WriteBatches | None = None
-        self._writes = async_sessionmaker(writer, expire_on_commit=False, autoflush=False)
 
     @property
     def batches(self) -> WriteBatches:
         """The process's write batches (made on first use, inside the running event loop)."""
         if self._batches is None:
-            self._batches = WriteBatches(self._writes, self.live_games)
+            self._batches = WriteBatches(self._writer, self.live_games)
         return self._batches
 
     @asynccontextmanager
@@ -129,8 +128,8 @@ class Database:
         body that may refuse after writing). Raises :class:`DatabaseUnavailableError` when the
         database fails underneath or the batch was rolled back.
         """
-        async with _outages_as_unavailable(), self.batches.session(isolated=isolated) as (session, batch):
-            yield Repository(session, self.live_games, batch)
+        async with _outages_as_unavailable(), self.batches.joined(isolated=isolated) as batch:
+            yield Repository(cache=self.live_games, batch=batch)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Repository]:
