@@ -2,11 +2,12 @@
 
     pip install py-spy
     python -m bench.load_profile [--bot sqlite|postgresql|baseline] [--mode vs-human|vs-bot]
-                                 [--games 50] [--seconds 12] [--out /tmp/ttt-profile.txt]
+                                 [--games 50] [--seconds 12] [--out /tmp/ttt-profile.txt] [--gil]
 
 Writes py-spy's collapsed stacks of the bot's threads (open them in speedscope or any
 flame graph tool) and prints the bot's CPU per interaction and the functions that were
-most often on top of the main thread's stack.
+most often on top of the main thread's stack. ``--gil`` samples only the thread holding the
+GIL (py-spy's ``--gil``): the CPU the interpreter spends, without the threads that wait.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def top_frames(collapsed: Path, thread: str = "MainThread", count: int = 20) -> 
 
 
 async def profile(
-    spy: str, bot_name: str, mode: Mode, games: int, seconds: float, out: Path
+    spy: str, bot_name: str, mode: Mode, games: int, seconds: float, out: Path, gil: bool = False
 ) -> tuple[str, LoadResult]:
     """Play the load against the bot while ``spy`` (py-spy) records it into ``out``."""
     with tempfile.TemporaryDirectory(prefix="ttt-profile-") as workdir:
@@ -57,6 +58,7 @@ async def profile(
                 "200",
                 "--threads",
                 "--nonblocking",
+                *(["--gil"] if gil else []),
                 "--format",
                 "raw",
                 "--output",
@@ -79,13 +81,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=12.0)
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "ttt-profile.txt")
+    parser.add_argument("--gil", action="store_true", help="sample only the thread holding the GIL")
     args = parser.parse_args(argv)
     mode = Mode.VS_HUMAN if args.mode == "vs-human" else Mode.VS_BOT
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
         print("py-spy is not installed: pip install py-spy", file=sys.stderr)
         return 2
-    label, result = asyncio.run(profile(spy, args.bot, mode, args.games, args.seconds, args.out))
+    label, result = asyncio.run(profile(spy, args.bot, mode, args.games, args.seconds, args.out, args.gil))
     print(
         f"{label}, {args.games} games {mode.value}: {result.per_second:.1f} interactions/s, "
         f"bot CPU {result.cpu_ms:.1f} ms per interaction, "
