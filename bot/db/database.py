@@ -142,4 +142,6 @@ class Database:
 
     async def close(self) -> None:
         """Close every connection of the pool."""
+        if self._batches is not None:
+            await self._batches.close()
         await self.engine.dispose()

@@ -22,8 +22,9 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   the batch and inserted in one statement right before its commit (a move row is never
   read back by the transaction that writes it; a read of moves in a batch inserts the
   pending ones first). The compare-and-set on the game, which decides, runs at once.
-- **Core statements on one connection.** A batch is one ``AsyncConnection`` in one
-  transaction; the repository writes with Core statements built once, straight on it (no
+- **Core statements on one connection.** A batch is one transaction on the process's write
+  connection, which is kept from batch to batch (and given back to the pool when a batch
+  fails); the repository writes with Core statements built once, straight on it (no
   ORM unit of work, no flush). An ORM session joined to that transaction is made only when
   a writer reads models the repository does not build itself (lists of moves, ratings);
   it is never flushed or committed.
@@ -148,14 +149,9 @@ class Batch:
             )
         return self._session
 
-    async def begin(self, engine: AsyncEngine) -> None:
-        """Connect and begin the batch's transaction."""
-        connection = await engine.connect()
-        try:
-            await connection.begin()
-        except BaseException:
-            await connection.close()
-            raise
+    async def begin(self, connection: AsyncConnection) -> None:
+        """Begin the batch's transaction on ``connection``."""
+        await connection.begin()
         self._connection = connection
 
     async def insert_moves(self) -> None:
@@ -164,12 +160,10 @@ class Batch:
             rows, self.pending_moves = self.pending_moves, []
             await self.connection.execute(_INSERT_MOVES, rows)
 
-    async def close(self) -> None:
-        """Give the connection back (after the commit or the rollback)."""
+    def close_session(self) -> None:
+        """Let go of the ORM session's models (no I/O: it owns neither the connection nor its transaction)."""
         if self._session is not None:
-            self._session.sync_session.close()  # no I/O: it owns neither the connection nor its transaction
-        if self._connection is not None:
-            await self._connection.close()
+            self._session.sync_session.close()
 
 
 def _kill_point() -> str | None:
@@ -187,6 +181,8 @@ class WriteBatches:
 
     def __init__(self, engine: AsyncEngine, cache: LiveGameCache, max_batch: int = MAX_BATCH) -> None:
         self._engine = engine
+        self._connection: AsyncConnection | None = None
+        """The process's write connection, kept from batch to batch until one fails."""
         self.cache = cache
         self._max_batch = max_batch
         self._filling: Batch | None = None
@@ -261,10 +257,27 @@ class WriteBatches:
         if not batch.begun:
             await self._transaction.acquire()
             try:
-                await batch.begin(self._engine)
+                if self._connection is None:
+                    self._connection = await self._engine.connect()
+                await batch.begin(self._connection)
             except BaseException:
+                await self._drop_connection()
                 self._transaction.release()
                 raise
+
+    async def _drop_connection(self) -> None:
+        """Give the write connection back to the pool (after a failure: the next batch takes a new one)."""
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            try:
+                await connection.close()
+            except Exception as error:
+                log.debug("Closing the write connection failed: %r", error)
+
+    async def close(self) -> None:
+        """Give the write connection back, before the engine is disposed of."""
+        async with self._transaction:
+            await self._drop_connection()
 
     async def _end(self, batch: Batch) -> None:
         """Commit the batch (or roll it back after a failure) and tell every writer how it went."""
@@ -291,10 +304,9 @@ class WriteBatches:
                 except Exception as error:
                     log.debug("Rollback after a failed write batch failed too: %r", error)
         finally:
-            try:
-                await batch.close()
-            except Exception as error:
-                log.debug("Closing the connection of a write batch failed: %r", error)
+            batch.close_session()
+            if batch.failure is not None or connection.in_transaction():
+                await self._drop_connection()
             self._transaction.release()
             batch.outcome.set_result(batch.failure)
 
