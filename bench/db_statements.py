@@ -12,7 +12,7 @@ once; SQLite's ``BEGIN`` counts) and the commits:
 - **vs bot**: ``start_vs_bot`` and ``set_message``, then the member's moves on 3x3 (each
   with the bot's reply looked up in the same transaction).
 
-``--verbose`` prints every statement.
+``--verbose`` prints every statement. The counts leave out ``COMMIT`` (the commits are counted apart).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import event
 
-from bot.db import Database
+from bot.db import Database, direct
 from bot.db.migrate import upgrade_to_head
 from bot.engine import Level
 from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
@@ -38,7 +38,7 @@ X_WINS = ["a1", "b1", "a2", "b2", "a3"]
 
 
 class Tally:
-    """Statements and commits seen on one engine."""
+    """Statements and commits seen on one engine, those run straight on the driver included."""
 
     def __init__(self, database: Database, verbose: bool) -> None:
         self.statements = 0
@@ -47,6 +47,14 @@ class Tally:
         engine = database.engine.sync_engine
         event.listen(engine, "before_cursor_execute", self._statement)
         event.listen(engine, "commit", self._commit)
+        fetch_all = direct.fetch_all
+
+        async def counted(connection: Any, statement: Any, values: Any) -> Any:
+            if connection.dialect.name == "sqlite":
+                self._statement(None, None, str(statement.compile(dialect=connection.dialect)))
+            return await fetch_all(connection, statement, values)
+
+        direct.fetch_all = counted  # type: ignore[assignment]
 
     def _statement(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         self.statements += 1

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from bot.db import direct
 from bot.db import statements as sql
 from bot.db.live_games import Batch, LiveGameCache
 from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings, StoredReview
@@ -189,11 +190,10 @@ class Repository:
         """
         expected = game.version
         values["version"] = expected + 1
-        connection = await self._conn()
-        result = await connection.execute(
-            sql.compare_and_set(tuple(sorted(values))), {**values, "_id": game.id, "_expected": expected}
-        )
-        if result.rowcount != 1:
+        statement = sql.compare_and_set(tuple(sorted(values)))
+        parameters = {**values, "_id": game.id, "_expected": expected}
+        rows = await direct.fetch_all(await self._conn(), statement, parameters)
+        if len(rows) != 1:
             if self._cache is not None:
                 self._cache.drop(game.id)
             return False

@@ -106,11 +106,13 @@ INSERT_RATING_CHANGE: Insert = insert(RATING_CHANGES)
 
 @functools.cache
 def compare_and_set(columns: tuple[str, ...]) -> Update:
-    """``UPDATE games SET <columns> WHERE id = :_id AND version = :_expected``, built once per column set."""
+    """``UPDATE games SET <columns> WHERE id = :_id AND version = :_expected RETURNING version``,
+    built once per column set: a row comes back when the update applied."""
     return (
         update(GAMES)
         .where(GAMES.c.id == bindparam("_id"), GAMES.c.version == bindparam("_expected"))
         .values({name: bindparam(name) for name in columns})
+        .returning(GAMES.c.version)
     )
 
 
