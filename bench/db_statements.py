@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import random
 import tempfile
@@ -86,12 +87,8 @@ async def human_game(service: GameService, tally: Tally, totals: Counter[str], p
     for ply, cell in enumerate(X_WINS):
         user = x if ply % 2 == 0 else o
         last = ply == len(X_WINS) - 1
-        game = await count(
-            tally,
-            totals,
-            "move (ends, rated)" if last else "move",
-            lambda: service.move(place, user, cell, game_id=game.id, expected_ply=ply),  # noqa: B023
-        )
+        move = functools.partial(service.move, place, user, cell, game_id=game.id, expected_ply=ply)
+        game = await count(tally, totals, "move (ends, rated)" if last else "move", move)
 
 
 async def bot_game(service: GameService, tally: Tally, totals: Counter[str], place: Place) -> None:
@@ -101,12 +98,10 @@ async def bot_game(service: GameService, tally: Tally, totals: Counter[str], pla
     )
     await count(tally, totals, "set_message", lambda: _set_message(service, game))
     while game.is_active:
-        game = await count(
-            tally,
-            totals,
-            "move + bot reply",
-            lambda: service.move(place, human, game.legal_moves[0], game_id=game.id, expected_ply=game.ply),
+        move = functools.partial(
+            service.move, place, human, game.legal_moves[0], game_id=game.id, expected_ply=game.ply
         )
+        game = await count(tally, totals, "move + bot reply", move)
 
 
 async def _set_message(service: GameService, game: GameView) -> GameView:
@@ -138,8 +133,10 @@ def _summary(totals: Counter[str]) -> None:
     statements = sum(v for k, v in totals.items() if k.endswith("statements"))
     commits = sum(v for k, v in totals.items() if k.endswith("commits"))
     requests = totals["requests"]
-    print(f"-- {requests} requests: {statements} statements, {commits} commits, "
-          f"{statements / requests:.1f} statements per request\n")
+    print(
+        f"-- {requests} requests: {statements} statements, {commits} commits, "
+        f"{statements / requests:.1f} statements per request\n"
+    )
 
 
 if __name__ == "__main__":
@@ -162,4 +159,5 @@ if __name__ == "__main__":
         asyncio.run(on_postgres())
     else:
         with tempfile.TemporaryDirectory() as folder:
-            asyncio.run(main(f"sqlite+aiosqlite:///{os.path.join(folder, 'count.sqlite3')}", arguments.verbose))
+            url = f"sqlite+aiosqlite:///{os.path.join(folder, 'count.sqlite3')}"
+            asyncio.run(main(url, arguments.verbose))
