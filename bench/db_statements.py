@@ -3,8 +3,8 @@
     python -m bench.db_statements [--postgresql] [--verbose]
 
 Plays, through the game service alone (no Discord), the requests a Discord game makes, one
-at a time, and counts for each the SQL statements the driver ran (an ``executemany`` counts
-once; SQLite's ``BEGIN`` counts) and the commits:
+at a time, and counts for each the SQL statements run (on SQLite as SQLite's trace sees them:
+``BEGIN`` counts, an ``executemany`` counts once per row) and the commits:
 
 - **vs human**: ``challenge`` and ``set_message`` (the answer to ``/ttt challenge`` becomes
   the board), ``accept``, then the moves of a game X wins in 7 plies (the last move rates
@@ -12,7 +12,7 @@ once; SQLite's ``BEGIN`` counts) and the commits:
 - **vs bot**: ``start_vs_bot`` and ``set_message``, then the member's moves on 3x3 (each
   with the bot's reply looked up in the same transaction).
 
-``--verbose`` prints every statement. The counts leave out ``COMMIT`` (the commits are counted apart).
+``--verbose`` prints every statement. ``COMMIT`` is counted apart, as the commits.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.util import await_
 
-from bot.db import Database, direct
+from bot.db import Database
 from bot.db.migrate import upgrade_to_head
 from bot.engine import Level
 from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
@@ -39,25 +40,34 @@ X_WINS = ["a1", "b1", "a2", "b2", "a3"]
 
 
 class Tally:
-    """Statements and commits seen on one engine, those run straight on the driver included."""
+    """Statements and commits run on one database.
+
+    On SQLite, every statement SQLite itself runs (its trace callback: statements run straight
+    on the driver included; an ``executemany`` counts once per row); elsewhere, every statement
+    SQLAlchemy sends.
+    """
 
     def __init__(self, database: Database, verbose: bool) -> None:
         self.statements = 0
         self.commits = 0
         self.verbose = verbose
         engine = database.engine.sync_engine
-        event.listen(engine, "before_cursor_execute", self._statement)
-        event.listen(engine, "commit", self._commit)
-        fetch_all = direct.fetch_all
+        if database.sqlite:
+            event.listen(engine, "connect", self._trace)
+        else:
+            event.listen(engine, "before_cursor_execute", self._cursor_execute)
+            event.listen(engine, "commit", self._commit)
 
-        async def counted(connection: Any, statement: Any, values: Any) -> Any:
-            if connection.dialect.name == "sqlite":
-                self._statement(None, None, str(statement.compile(dialect=connection.dialect)))
-            return await fetch_all(connection, statement, values)
+    def _trace(self, dbapi_connection: Any, record: Any) -> None:
+        await_(dbapi_connection.driver_connection.set_trace_callback(self._statement))
 
-        direct.fetch_all = counted  # type: ignore[assignment]
+    def _cursor_execute(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        self._statement(statement)
 
-    def _statement(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+    def _statement(self, statement: str) -> None:
+        if statement.strip().upper().startswith("COMMIT"):
+            self.commits += 1
+            return
         self.statements += 1
         if self.verbose:
             print("   ", " ".join(statement.split())[:140])

@@ -30,6 +30,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from bot.db.direct import begin_sqlite
 from bot.db.errors import DatabaseUnavailableError
 from bot.db.live_games import LiveGameCache, WriteBatches
 from bot.db.repository import Repository
@@ -72,7 +73,7 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
         write = connection.get_execution_options().get(_WRITE_OPTION, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        begin_sqlite(connection, "BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 @asynccontextmanager

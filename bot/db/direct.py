@@ -1,12 +1,13 @@
-"""The hottest statement of a write batch on SQLite, run straight on aiosqlite's connection.
+"""The hot statements of the write path on SQLite, run straight on aiosqlite's connection.
 
 SQLAlchemy runs a statement on aiosqlite in three or four trips to the driver's thread
 (open a cursor, execute, fetch, close it), each a wake-up of the event loop, besides its
-own bookkeeping. The compare-and-set of every move is worth one trip: compiled once by
-SQLAlchemy (same SQL, same type conversions of its parameters), then handed to aiosqlite's
-``execute_fetchall``, which runs it and fetches its rows in one trip. Driver errors come
-out as SQLAlchemy's (``OperationalError``, ``IntegrityError``...), like every other
-statement's. Other databases (PostgreSQL) run it through SQLAlchemy.
+own bookkeeping. ``BEGIN``, the compare-and-set of every move and the batch's insert of
+moves are worth one trip each: compiled once by SQLAlchemy (same SQL, same type
+conversions of their parameters), then handed to aiosqlite's ``execute_fetchall``, which
+runs a statement and fetches its rows in one trip, inside the transaction SQLAlchemy
+keeps. Driver errors come out as SQLAlchemy's (``OperationalError``, ``IntegrityError``...),
+like every other statement's. Other databases (PostgreSQL) run them through SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.expression import Executable
+from sqlalchemy.util import await_
 
 
 class _Compiled:
@@ -48,14 +50,28 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
 async def fetch_all(
     connection: AsyncConnection, statement: Executable, values: Mapping[str, Any]
 ) -> Sequence[Sequence[Any]]:
-    """The rows of ``statement`` run with ``values`` in ``connection``'s transaction (raw, unconverted).
+    """The rows of ``statement`` (one with ``RETURNING``) run with ``values`` in ``connection``'s
+    transaction, as the driver gives them (no conversion of the values read).
 
     ``statement`` is one built once (it is compiled once per dialect and kept).
     """
-    dialect = connection.dialect
-    if dialect.name != "sqlite":
+    if connection.dialect.name != "sqlite":
         return (await connection.execute(statement, values)).all()
-    compiled = _compiled(statement, dialect)
+    return await _run(connection, statement, values)
+
+
+async def execute(connection: AsyncConnection, statement: Executable, values: Mapping[str, Any]) -> None:
+    """Run ``statement`` (one that returns no rows) with ``values`` in ``connection``'s transaction."""
+    if connection.dialect.name != "sqlite":
+        await connection.execute(statement, values)
+    else:
+        await _run(connection, statement, values)
+
+
+async def _run(
+    connection: AsyncConnection, statement: Executable, values: Mapping[str, Any]
+) -> Sequence[Sequence[Any]]:
+    compiled = _compiled(statement, connection.dialect)
     parameters = compiled.parameters(values)
     driver: Any = connection.sync_connection.connection.driver_connection  # type: ignore[union-attr]
     try:
@@ -63,3 +79,12 @@ async def fetch_all(
     except sqlite3.Error as error:
         raise DBAPIError.instance(compiled.sql, parameters, error, sqlite3.Error) from error
     return rows
+
+
+def begin_sqlite(connection: Connection, sql: str) -> None:
+    """Run ``sql`` (``BEGIN`` or ``BEGIN IMMEDIATE``) from SQLAlchemy's ``begin`` event, in one trip."""
+    driver: Any = connection.connection.driver_connection
+    try:
+        await_(driver.execute_fetchall(sql))
+    except sqlite3.Error as error:
+        raise DBAPIError.instance(sql, (), error, sqlite3.Error) from error

@@ -53,12 +53,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import Table, insert
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, AsyncTransaction
 
 from bot.db.errors import DatabaseUnavailableError
-from bot.db.models import Game, Move
+from bot.db.models import Game
+from bot.db.statements import insert_moves
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +66,6 @@ CACHE_SIZE = 20_000
 """Games kept in memory; the oldest entry leaves first once this many are cached."""
 MAX_BATCH = 200
 """Writers per batch; one more opens the next batch."""
-_MOVES: Table = Move.__table__  # type: ignore[assignment]
-_INSERT_MOVES = insert(_MOVES)
 KILL_AT_VARIABLE = "TTT_TEST_KILL_AT"
 KILL_POINTS = ("before-move-commit", "after-move-commit")
 
@@ -158,7 +156,7 @@ class Batch:
         """Insert the pending move rows, all in one statement."""
         if self.pending_moves:
             rows, self.pending_moves = self.pending_moves, []
-            await self.connection.execute(_INSERT_MOVES, rows)
+            await insert_moves(self.connection, rows)
 
     def close_session(self) -> None:
         """Let go of the ORM session's models (no I/O: it owns neither the connection nor its transaction)."""

@@ -209,11 +209,8 @@ class Repository:
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
         """Remember where the game's board message is; not a change of state, so no version bump."""
-        connection = await self._conn()
-        result = await connection.execute(
-            sql.SET_MESSAGE, {"_id": game_id, "message_channel_id": channel_id, "message_id": message_id}
-        )
-        if result.rowcount != 1:
+        values = {"_id": game_id, "message_channel_id": channel_id, "message_id": message_id}
+        if len(await direct.fetch_all(await self._conn(), sql.SET_MESSAGE, values)) != 1:
             return False
         self._writing()
         cached = None if self._cache is None else self._cache.get(game_id)
@@ -326,7 +323,7 @@ class Repository:
             self._batch.stores_moves = True
             self._batch.pending_moves.extend(rows)
             return
-        await (await self._conn()).execute(sql.INSERT_MOVES, rows)
+        await sql.insert_moves(await self._conn(), rows)
 
     async def moves(self, game_id: int) -> Sequence[Move]:
         """The moves of game ``game_id`` in ply order."""

@@ -8,13 +8,15 @@ connection, without the ORM's ``Session.execute``. Parameters go by name (``bind
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import Insert, Row, Select, Table, Update, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.orm import DeclarativeBase, configure_mappers
 
+from bot.db import direct
 from bot.db.models import Game, Move, Player, Rating, RatingChange
 from bot.states import LIVE_STATUSES, GameStatus
 
@@ -66,6 +68,7 @@ SET_MESSAGE: Update = (
     update(GAMES)
     .where(GAMES.c.id == bindparam("_id"))
     .values(message_channel_id=bindparam("message_channel_id"), message_id=bindparam("message_id"))
+    .returning(GAMES.c.id)
 )
 _PAIR = or_(
     and_(GAMES.c.x_player_id == bindparam("a"), GAMES.c.o_player_id == bindparam("b")),
@@ -84,7 +87,27 @@ GAMES_BETWEEN_SINCE: Select[Any] = (
 DISPLAY_NAMES: Select[Any] = select(PLAYERS.c.id, PLAYERS.c.display_name).where(
     PLAYERS.c.id.in_(bindparam("ids", expanding=True))
 )
-INSERT_MOVES: Insert = insert(MOVES)
+MOVE_KEYS = ("game_id", "ply", "cell", "mark", "player_id", "played_at")
+MOVES_PER_INSERT = 500
+"""At most this many rows per :func:`insert_moves` (3,000 parameters: under every database's limit)."""
+
+
+@functools.cache
+def _insert_moves(count: int) -> Insert:
+    """``INSERT INTO moves ... VALUES (...), (...)`` of ``count`` rows; row ``i``'s values are bound
+    as ``<column>_<i>``. Built once per number of rows."""
+    rows: list[dict[str, Any]] = [{key: bindparam(f"{key}_{i}") for key in MOVE_KEYS} for i in range(count)]
+    return insert(MOVES).values(rows)
+
+
+async def insert_moves(connection: AsyncConnection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert move rows (each by column) with as few statements as can hold them."""
+    for start in range(0, len(rows), MOVES_PER_INSERT):
+        chunk = rows[start : start + MOVES_PER_INSERT]
+        values = {f"{key}_{i}": row[key] for i, row in enumerate(chunk) for key in MOVE_KEYS}
+        await direct.execute(connection, _insert_moves(len(chunk)), values)
+
+
 RATINGS_FOR_UPDATE: Select[Any] = (
     select(*RATINGS.columns)
     .where(
