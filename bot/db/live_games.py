@@ -66,6 +66,8 @@ CACHE_SIZE = 20_000
 """Games kept in memory; the oldest entry leaves first once this many are cached."""
 MAX_BATCH = 200
 """Writers per batch; one more opens the next batch."""
+CLOSE_WAIT = 5.0
+"""Seconds :meth:`WriteBatches.close` waits for an open batch to end."""
 KILL_AT_VARIABLE = "TTT_TEST_KILL_AT"
 KILL_POINTS = ("before-move-commit", "after-move-commit")
 
@@ -273,9 +275,21 @@ class WriteBatches:
                 log.debug("Closing the write connection failed: %r", error)
 
     async def close(self) -> None:
-        """Give the write connection back, before the engine is disposed of."""
-        async with self._transaction:
+        """Give the write connection back, before the engine is disposed of.
+
+        Waits for a batch still open, at most :data:`CLOSE_WAIT` seconds; then closes its
+        connection under it (the batch fails: its writers hear "try again").
+        """
+        try:
+            await asyncio.wait_for(self._transaction.acquire(), CLOSE_WAIT)
+        except TimeoutError:
+            log.warning("A write batch is still open at close; closing its connection")
             await self._drop_connection()
+            return
+        try:
+            await self._drop_connection()
+        finally:
+            self._transaction.release()
 
     async def _end(self, batch: Batch) -> None:
         """Commit the batch (or roll it back after a failure) and tell every writer how it went."""
