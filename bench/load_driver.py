@@ -175,7 +175,17 @@ async def _wait_board(emu: DiscordEmulator, channel: Channel, size: int) -> Mess
     return await emu.wait_for(board, ANSWER_TIMEOUT, f"a board in #{channel.name}")
 
 
-async def _start(emu: DiscordEmulator, table: Table, mode: Mode, size: int, record: GameRecord) -> Message:
+async def _think(rng: random.Random, think: float) -> None:
+    """A player's pause before acting: a random 0.5 to 1.5 times ``think`` seconds (none when 0)."""
+    if think > 0:
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+
+
+async def _start(
+    emu: DiscordEmulator, table: Table, record: GameRecord, rng: random.Random, think: float
+) -> Message:
+    mode, size = record.mode, record.size
+    await _think(rng, think)
     if mode is Mode.VS_BOT:
         start = await emu.slash(table.channel, table.x_player, "ttt start", size=size)
         record.interactions.append(start)
@@ -188,6 +198,7 @@ async def _start(emu: DiscordEmulator, table: Table, mode: Mode, size: int, reco
         accept = invitation.button(label="Accept")
     except LookupError:
         raise GameFailedError(f"no Accept button on the challenge: {invitation.text!r}") from None
+    await _think(rng, think)
     click = await emu.click(invitation, accept.custom_id or "", table.o_player)
     record.interactions.append(click)
     record.clicks.append(click)
@@ -208,7 +219,9 @@ async def play_game(
     """Start a game at ``table`` and click random free cells in turn until it ends; X is the starter.
 
     ``think`` > 0 makes each player pause a random 0.5 to 1.5 times that many seconds before
-    each click, as people do, so the bot gets a steady load instead of one it cannot keep up with.
+    every action, as people do: before starting a game (so tables arrive at different moments,
+    not all in the same millisecond), before accepting a challenge and before each click, so the
+    bot gets a steady load instead of one it cannot keep up with.
     """
     record = GameRecord(mode, size)
     try:
@@ -222,7 +235,7 @@ async def _play(
     emu: DiscordEmulator, table: Table, record: GameRecord, rng: random.Random, think: float
 ) -> None:
     mode, size = record.mode, record.size
-    board = await _start(emu, table, mode, size, record)
+    board = await _start(emu, table, record, rng, think)
     players = {"X": table.x_player, "O": table.o_player}
     while True:
         cells = cells_of(board, size)
@@ -237,8 +250,7 @@ async def _play(
             await _wait_for_o_marks(emu, board, size, marks.count("X"))
             continue
         cell = rng.choice(free)
-        if think > 0:
-            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        await _think(rng, think)
         click = await emu.click(board, cells[cell].custom_id or "", players[to_move])
         record.interactions.append(click)
         record.clicks.append(click)

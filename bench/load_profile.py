@@ -2,12 +2,12 @@
 
     pip install py-spy
     python -m bench.load_profile [--bot sqlite|postgresql|baseline] [--mode vs-human|vs-bot]
-                                 [--games 50] [--seconds 12] [--out /tmp/ttt-profile.txt] [--gil]
+                                 [--games 50] [--seconds 12] [--think 0] [--wall]
+                                 [--out /tmp/ttt-profile.txt]
 
 Writes py-spy's collapsed stacks of the bot's threads (open them in speedscope or any
 flame graph tool) and prints the bot's CPU per interaction and the functions that were
-most often on top of the main thread's stack. ``--gil`` samples only the thread holding the
-GIL (py-spy's ``--gil``): the CPU the interpreter spends, without the threads that wait.
+most often on top of the main thread's stack.
 """
 
 from __future__ import annotations
@@ -39,9 +39,21 @@ def top_frames(collapsed: Path, thread: str = "MainThread", count: int = 20) -> 
 
 
 async def profile(
-    spy: str, bot_name: str, mode: Mode, games: int, seconds: float, out: Path, gil: bool = False
+    spy: str,
+    bot_name: str,
+    mode: Mode,
+    games: int,
+    seconds: float,
+    out: Path,
+    *,
+    think: float = 0.0,
+    gil_only: bool = True,
 ) -> tuple[str, LoadResult]:
-    """Play the load against the bot while ``spy`` (py-spy) records it into ``out``."""
+    """Play the load against the bot while ``spy`` (py-spy) records it into ``out``.
+
+    ``gil_only`` samples only the thread holding the GIL: the Python CPU that bounds the bot's
+    throughput (a thread waiting in ``select`` or on a queue is not counted).
+    """
     with tempfile.TemporaryDirectory(prefix="ttt-profile-") as workdir:
         async with running_bots([bot_name], Path(workdir)) as bots:
             if not bots:
@@ -58,7 +70,7 @@ async def profile(
                 "200",
                 "--threads",
                 "--nonblocking",
-                *(["--gil"] if gil else []),
+                *(["--gil"] if gil_only else []),
                 "--format",
                 "raw",
                 "--output",
@@ -67,7 +79,7 @@ async def profile(
                 stderr=asyncio.subprocess.DEVNULL,
             )
             await asyncio.sleep(WARM_UP)
-            result = await measure_load(bot, mode, games, seconds)
+            result = await measure_load(bot, mode, games, seconds, think)
             await recorder.wait()
     return bot.label, result
 
@@ -80,15 +92,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mode", choices=("vs-human", "vs-bot"), default="vs-human")
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=12.0)
+    parser.add_argument("--think", type=float, default=0.0, help="players' pause before acting (0: flat out)")
+    parser.add_argument(
+        "--wall",
+        action="store_true",
+        help="sample every thread all the time (default: only the thread holding the GIL, i.e. Python CPU)",
+    )
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "ttt-profile.txt")
-    parser.add_argument("--gil", action="store_true", help="sample only the thread holding the GIL")
     args = parser.parse_args(argv)
     mode = Mode.VS_HUMAN if args.mode == "vs-human" else Mode.VS_BOT
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
         print("py-spy is not installed: pip install py-spy", file=sys.stderr)
         return 2
-    label, result = asyncio.run(profile(spy, args.bot, mode, args.games, args.seconds, args.out, args.gil))
+    label, result = asyncio.run(
+        profile(
+            spy, args.bot, mode, args.games, args.seconds, args.out, think=args.think, gil_only=not args.wall
+        )
+    )
     print(
         f"{label}, {args.games} games {mode.value}: {result.per_second:.1f} interactions/s, "
         f"bot CPU {result.cpu_ms:.1f} ms per interaction, "

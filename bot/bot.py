@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import logging
 import signal
 from collections.abc import Awaitable, Callable
@@ -57,6 +58,7 @@ class TicTacToeBot(commands.Bot):
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            max_messages=None,  # a click brings its message; nothing reads discord.py's message cache
             **options,
         )
         self.settings = settings
@@ -142,7 +144,13 @@ class TicTacToeBot(commands.Bot):
             )
 
     async def on_ready(self) -> None:
-        """Log the connection once the gateway session is ready."""
+        """Log the connection once the gateway session is ready; stop collecting what start-up made.
+
+        The modules, the command tree, the catalogues and the database's metadata live as long as
+        the process: :func:`gc.freeze` takes them out of the garbage collector's view, so a full
+        collection during play walks only what play has made (tens of milliseconds less each time).
+        """
+        gc.freeze()
         user = self.user
         log.info("Connected as %s (id %s) to %d server(s)", user, user.id if user else "?", len(self.guilds))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 
@@ -9,9 +10,22 @@ import pytest
 
 from discord_emulator import DiscordEmulator, Message
 from tests.support.bot import BotUnderTest
-from tests.support.tables import SUCCESS, Table, answer, board, cells, click_cell, controls, private_answer
+from tests.support.tables import (
+    SUCCESS,
+    Table,
+    answer,
+    board,
+    cells,
+    click_cell,
+    controls,
+    duel,
+    private_answer,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+UPDATE_MESSAGE = 7
+"""The interaction callback that answers a click by editing its message."""
 
 X_WINS_TOP_ROW = (0, 3, 1, 4, 2)
 """X a1, O a2, X b1, O b2, X c1: X completes the top row on the fifth move."""
@@ -158,3 +172,23 @@ async def test_a_member_who_left_cannot_be_challenged(emu: DiscordEmulator, bot:
         await table.slash("alice", "ttt start", opponent=table["bob"].user, force=True)
     )
     assert "member" in refused.lower() and "\n" not in refused
+
+
+async def test_clicks_arriving_together_are_each_answered_by_the_board_edit_alone(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    """However many clicks are in flight, a click whose move is committed in time gets one answer: the
+    edited board as the interaction's response (callback 7), with no silent acknowledgement first."""
+    tables = [Table.create(emu, "xena", "omar") for _ in range(12)]
+    boards = [await duel(table, "xena", "omar") for table in tables]
+    clicks = await asyncio.gather(
+        *(
+            table.click(message, cells(message)[4].custom_id or "", "xena")
+            for table, message in zip(tables, boards, strict=True)
+        )
+    )
+    await asyncio.gather(*(answer(it) for it in clicks))
+    for it, message in zip(clicks, boards, strict=True):
+        assert it.callback is not None and it.callback.type == UPDATE_MESSAGE
+        assert it.token_edits == 0 and it.followups == []
+        assert board(message)[4] == "X"

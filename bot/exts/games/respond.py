@@ -2,12 +2,14 @@
 
 Discord wants an answer to every interaction within 3 seconds, or the user sees "This
 interaction failed". :func:`within_deadline` runs the work and, if it is not done
-in time, acknowledges the interaction first (defers) so the final answer can come
-later (an interaction token stays valid for 15 minutes). A button click is deferred
-after :data:`CLICK_ACK_SECONDS`: its defer is silent (the button stops spinning, the
-board is edited a moment later), so there is no reason to keep the user waiting on a
-busy bot. A command's defer shows a public "thinking...", so commands wait
-:data:`FAST_REPLY_SECONDS` before deferring.
+within :data:`FAST_REPLY_SECONDS`, acknowledges the interaction first (defers) so the
+final answer can come later (an interaction token stays valid for 15 minutes). Work
+done in time is answered in one request: a click's board edit is its response, a
+command's message its reply. A defer costs a second request, and under load, when
+many clicks wait for the commits that hold their moves, that second request is what
+a busy bot can least afford; so a click is not acknowledged early just because the
+bot is busy. A click's defer is silent (the button stops spinning, the board is edited
+a moment later); a command's shows a public "thinking...".
 
 :func:`report` turns any exception into one friendly ephemeral sentence: a
 :class:`~bot.services.refusals.Refusal` shows its sentence; anything unexpected is logged with
@@ -35,14 +37,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 FAST_REPLY_SECONDS = 1.0
-"""How long a command waits for its result before deferring; well inside Discord's 3 s."""
-
-CLICK_ACK_SECONDS = 0.03
-"""How long a click waits for its result before being acknowledged silently (one more request to Discord)."""
-
-BUSY_INTERACTIONS = 4
-"""With more interactions than this in flight, a click is acknowledged at once: on a busy event loop a
-50 ms timer fires late, and the acknowledgement would wait behind everyone else's work."""
+"""How long an interaction waits for its result before deferring: well inside Discord's 3 s, with
+room for a late timer on a busy event loop and for the way to Discord."""
 
 _EPHEMERAL_DEFER = "ttt_ephemeral_defer"
 
@@ -53,18 +49,15 @@ async def within_deadline(
     *,
     thinking: bool,
     ephemeral: bool = False,
-    in_flight: int = 0,
 ) -> T:
     """Await ``work``; if it is slow, defer the interaction meanwhile.
 
     ``thinking`` defers with "Bot is thinking..." (a new message will answer);
     otherwise a component click is acknowledged silently and its message edited later.
     ``ephemeral`` makes a thinking defer (and so the answer) visible only to the user.
-    ``in_flight`` is how many interactions the bot is handling (see :data:`BUSY_INTERACTIONS`).
     """
     task = asyncio.ensure_future(work)
-    patience = _patience(thinking, in_flight)
-    done, _ = await asyncio.wait({task}, timeout=patience)
+    done, _ = await asyncio.wait({task}, timeout=FAST_REPLY_SECONDS)
     if not done and not interaction.response.is_done():
         try:
             await interaction.response.defer(thinking=thinking, ephemeral=ephemeral and thinking)
@@ -73,13 +66,6 @@ async def within_deadline(
             # The work goes on; its answer tries the interaction again, then the channel API.
             log.warning("Could not defer interaction %s: %r", interaction.id, error)
     return await task
-
-
-def _patience(thinking: bool, in_flight: int) -> float:
-    """Seconds to wait for the result before deferring."""
-    if thinking:
-        return FAST_REPLY_SECONDS
-    return 0.0 if in_flight > BUSY_INTERACTIONS else CLICK_ACK_SECONDS
 
 
 def deferred_thinking(interaction: Interaction) -> bool:

@@ -51,7 +51,7 @@ class ClickHandling(GamesCogBase):
             return
         work = self._board_work(place, user, click)
         try:
-            game = await within_deadline(interaction, work, thinking=False, in_flight=self.bot.inflight.count)
+            game = await within_deadline(interaction, work, thinking=False)
         except refusals.OutdatedBoard as error:
             if place.interactions_only:
                 await self._redraw_clicked(interaction, click.game_id, error)
