@@ -2,7 +2,8 @@
 
 SQLite gets, on every connection: WAL (readers never wait for the writer), foreign
 keys on, a busy timeout (a second process waits for the write lock instead of
-failing), and ``synchronous=NORMAL``. In WAL mode a commit is complete once its
+failing; the wait happens on the connection's worker thread, every other call on the
+event loop's thread: :mod:`bot.db.sqlite_inline`), and ``synchronous=NORMAL``. In WAL mode a commit is complete once its
 frames are written to the WAL file; ``NORMAL`` skips only the fsync, so a killed
 process never loses a committed move (the write is in the operating system's
 cache); only a power cut or kernel crash can drop the last commits, and the
@@ -34,6 +35,7 @@ from bot.db.direct import begin_sqlite
 from bot.db.errors import DatabaseUnavailableError
 from bot.db.live_games import LiveGameCache, WriteBatches
 from bot.db.repository import Repository
+from bot.db.sqlite_inline import inline_connector
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """The default busy timeout; the bot passes its ``SQLITE_BUSY_TIMEOUT_MS`` setting."""
@@ -49,14 +51,17 @@ def is_sqlite(url: str | URL) -> bool:
 def create_engine(
     url: str | URL, *, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS, **kwargs: Any
 ) -> AsyncEngine:
-    """An async engine for ``url``; on SQLite every connection gets the bot's pragmas."""
-    engine = create_async_engine(url, **kwargs)
-    if is_sqlite(url):
-        _configure_sqlite(engine, sqlite_busy_timeout_ms)
+    """An async engine for ``url``; on SQLite every connection gets the bot's pragmas and makes its
+    calls on the event loop's thread (:mod:`bot.db.sqlite_inline`)."""
+    if not is_sqlite(url):
+        return create_async_engine(url, **kwargs)
+    connect = inline_connector(make_url(url), sqlite_busy_timeout_ms)
+    engine = create_async_engine(url, async_creator=connect, **kwargs)
+    _configure_sqlite(engine)
     return engine
 
 
-def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+def _configure_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
         # Leave transactions to the "begin" hook below instead of the driver's implicit BEGIN.
@@ -65,7 +70,7 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            cursor.execute("PRAGMA busy_timeout=0")  # waits for a lock happen off the event loop
             cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
         finally:
             cursor.close()

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import Database, DatabaseUnavailableError
 from bot.db.database import SQLITE_BUSY_TIMEOUT_MS
 from bot.db.migrate import upgrade_to_head
+from bot.db.sqlite_inline import InlineConnection
 
 
 async def test_every_connection_gets_the_pragmas(tmp_path: Path) -> None:
@@ -24,9 +27,12 @@ async def test_every_connection_gets_the_pragmas(tmp_path: Path) -> None:
                 assert pragmas == {
                     "journal_mode": "wal",
                     "foreign_keys": 1,
-                    "busy_timeout": SQLITE_BUSY_TIMEOUT_MS,
+                    "busy_timeout": 0,  # SQLite never blocks the event loop: waits go to a thread
                     "synchronous": 1,  # NORMAL: with WAL, a commit survives a killed process
                 }
+                driver = (await connection.get_raw_connection()).driver_connection
+                assert isinstance(driver, InlineConnection)
+                assert driver.busy_timeout_ms == SQLITE_BUSY_TIMEOUT_MS
     finally:
         await database.close()
 
@@ -35,9 +41,49 @@ async def test_the_busy_timeout_is_a_setting(tmp_path: Path) -> None:
     database = Database(f"sqlite+aiosqlite:///{tmp_path / 'p.sqlite3'}", sqlite_busy_timeout_ms=250)
     try:
         async with database.engine.connect() as connection:
-            assert (await connection.exec_driver_sql("PRAGMA busy_timeout")).scalar_one() == 250
+            driver = (await connection.get_raw_connection()).driver_connection
+            assert isinstance(driver, InlineConnection) and driver.busy_timeout_ms == 250
     finally:
         await database.close()
+
+
+async def test_a_write_waits_for_another_process_lock_then_goes_through(tmp_path: Path) -> None:
+    path = tmp_path / "wait.sqlite3"
+    await upgrade_to_head(f"sqlite+aiosqlite:///{path}")
+    database = Database(f"sqlite+aiosqlite:///{path}")
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        writing = asyncio.ensure_future(_store_player(database, 7, "Ada"))
+        async with database.read() as repo:  # the event loop still serves while the write waits
+            assert await repo.display_names([7]) == {}
+        assert not writing.done()
+        other.execute("ROLLBACK")
+        await writing
+        async with database.read() as repo:
+            assert await repo.display_names([7]) == {7: "Ada"}
+    finally:
+        other.close()
+        await database.close()
+
+
+async def test_a_write_gives_up_after_the_busy_timeout(tmp_path: Path) -> None:
+    path = tmp_path / "busy.sqlite3"
+    await upgrade_to_head(f"sqlite+aiosqlite:///{path}")
+    database = Database(f"sqlite+aiosqlite:///{path}", sqlite_busy_timeout_ms=50)
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(DatabaseUnavailableError):
+            await _store_player(database, 7, "Ada")
+    finally:
+        other.close()
+        await database.close()
+
+
+async def _store_player(database: Database, user_id: int, name: str) -> None:
+    async with database.write() as repo:
+        await repo.save_player(user_id, name, datetime.now(UTC))
 
 
 async def test_writes_take_the_write_lock_up_front_and_reads_do_not(tmp_path: Path) -> None:
