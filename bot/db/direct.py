@@ -1,13 +1,14 @@
-"""The hot statements of the write path on SQLite, run straight on aiosqlite's connection.
+"""The hot statements of the write path on SQLite, handed straight to the driver.
 
-SQLAlchemy runs a statement on aiosqlite in three or four trips to the driver's thread
-(open a cursor, execute, fetch, close it), each a wake-up of the event loop, besides its
-own bookkeeping. ``BEGIN``, the compare-and-set of every move and the batch's insert of
-moves are worth one trip each: compiled once by SQLAlchemy (same SQL, same type
-conversions of their parameters), then handed to aiosqlite's ``execute_fetchall``, which
-runs a statement and fetches its rows in one trip, inside the transaction SQLAlchemy
-keeps. Driver errors come out as SQLAlchemy's (``OperationalError``, ``IntegrityError``...),
-like every other statement's. Other databases (PostgreSQL) run them through SQLAlchemy.
+SQLAlchemy's execution of a statement (its execution context, a cursor opened and closed,
+the result's bookkeeping) costs about 40 µs of CPU on this bot's compare-and-set, against
+about 8 µs for the same statement given to the driver. ``BEGIN``, the compare-and-set of
+every move, ``set_message`` and the batch's insert of moves go that way: compiled once by
+SQLAlchemy (same SQL, same type conversions of their parameters), then handed to
+aiosqlite's ``execute_fetchall`` (on this bot's connections a call on the event loop's
+thread, see :mod:`bot.db.sqlite_inline`), inside the transaction SQLAlchemy keeps. Driver
+errors come out as SQLAlchemy's (``OperationalError``, ``IntegrityError``...), like every
+other statement's. Other databases (PostgreSQL) run them through SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ async def _run(
 
 
 def begin_sqlite(connection: Connection, sql: str) -> None:
-    """Run ``sql`` (``BEGIN`` or ``BEGIN IMMEDIATE``) from SQLAlchemy's ``begin`` event, in one trip."""
+    """Run ``sql`` (``BEGIN`` or ``BEGIN IMMEDIATE``) from SQLAlchemy's ``begin`` event, on the driver."""
     driver: Any = connection.connection.driver_connection
     try:
         await_(driver.execute_fetchall(sql))
