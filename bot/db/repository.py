@@ -360,7 +360,8 @@ class Repository:
             for scope in sorted(set(scopes))
             for player_id in sorted(set(player_ids))
         ]
-        await connection.execute(sql.insert_missing_ratings(connection.dialect.name), rows)
+        statement = sql.insert_missing_ratings(connection.dialect.name, len(rows))
+        await direct.execute(connection, statement, sql.row_parameters(sql.RATING_KEYS, rows))
         wanted = {"players": list(player_ids), "scopes": list(scopes)}
         found = await self._rows(sql.RATINGS_FOR_UPDATE, wanted)
         ratings = [sql.model_from_row(Rating, sql.RATING_KEYS, row) for row in found]
@@ -403,7 +404,8 @@ class Repository:
             {"player_id": p, "scope": scope, "game_id": game_id, "rating": rating, "played_at": played_at}
             for p, scope, rating in ratings
         ]
-        await (await self._conn()).execute(sql.INSERT_RATING_CHANGE, rows)
+        statement = sql.insert_rating_changes(len(rows))
+        await direct.execute(await self._conn(), statement, sql.row_parameters(sql.RATING_CHANGE_KEYS, rows))
 
     async def rating_changes(self, player_id: int, scope: int) -> Sequence[RatingChange]:
         """The player's rating after each rated game in ``scope``, oldest first."""

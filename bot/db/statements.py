@@ -92,20 +92,27 @@ MOVES_PER_INSERT = 500
 """At most this many rows per :func:`insert_moves` (3,000 parameters: under every database's limit)."""
 
 
+def row_values(keys: Sequence[str], count: int) -> list[dict[str, Any]]:
+    """The VALUES of a ``count``-row INSERT: row ``i``'s value of ``key`` is bound as ``<key>_<i>``."""
+    return [{key: bindparam(f"{key}_{i}") for key in keys} for i in range(count)]
+
+
+def row_parameters(keys: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The parameters of an INSERT made with :func:`row_values` for ``rows`` (each by column)."""
+    return {f"{key}_{i}": row[key] for i, row in enumerate(rows) for key in keys}
+
+
 @functools.cache
 def _insert_moves(count: int) -> Insert:
-    """``INSERT INTO moves ... VALUES (...), (...)`` of ``count`` rows; row ``i``'s values are bound
-    as ``<column>_<i>``. Built once per number of rows."""
-    rows: list[dict[str, Any]] = [{key: bindparam(f"{key}_{i}") for key in MOVE_KEYS} for i in range(count)]
-    return insert(MOVES).values(rows)
+    """``INSERT INTO moves ... VALUES (...), (...)`` of ``count`` rows, built once per number of rows."""
+    return insert(MOVES).values(row_values(MOVE_KEYS, count))
 
 
 async def insert_moves(connection: AsyncConnection, rows: Sequence[Mapping[str, Any]]) -> None:
     """Insert move rows (each by column) with as few statements as can hold them."""
     for start in range(0, len(rows), MOVES_PER_INSERT):
         chunk = rows[start : start + MOVES_PER_INSERT]
-        values = {f"{key}_{i}": row[key] for i, row in enumerate(chunk) for key in MOVE_KEYS}
-        await direct.execute(connection, _insert_moves(len(chunk)), values)
+        await direct.execute(connection, _insert_moves(len(chunk)), row_parameters(MOVE_KEYS, chunk))
 
 
 RATINGS_FOR_UPDATE: Select[Any] = (
@@ -124,7 +131,13 @@ UPDATE_RATING: Update = (
     .where(RATINGS.c.player_id == bindparam("_player_id"), RATINGS.c.scope == bindparam("_scope"))
     .values({name: bindparam(name) for name in RATING_VALUES})
 )
-INSERT_RATING_CHANGE: Insert = insert(RATING_CHANGES)
+RATING_CHANGE_KEYS = ("player_id", "scope", "game_id", "rating", "played_at")
+
+
+@functools.cache
+def insert_rating_changes(count: int) -> Insert:
+    """Insert ``count`` rating changes (keys :data:`RATING_CHANGE_KEYS`), built once per number of rows."""
+    return insert(RATING_CHANGES).values(row_values(RATING_CHANGE_KEYS, count))
 
 
 @functools.cache
@@ -157,7 +170,10 @@ def upsert_player(dialect: str) -> Insert:
 
 
 @functools.cache
-def insert_missing_ratings(dialect: str) -> Insert:
-    """Insert rating rows, leaving those already there alone."""
-    statement: Insert = dialect_insert(dialect, RATINGS).on_conflict_do_nothing()
+def insert_missing_ratings(dialect: str, count: int) -> Insert:
+    """Insert ``count`` rating rows (every column: :data:`RATING_KEYS`), leaving
+    those already there alone. Built once per dialect and number of rows."""
+    statement: Insert = (
+        dialect_insert(dialect, RATINGS).values(row_values(RATING_KEYS, count)).on_conflict_do_nothing()
+    )
     return statement
