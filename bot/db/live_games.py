@@ -58,7 +58,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, A
 
 from bot.db.errors import DatabaseUnavailableError
 from bot.db.models import Game
-from bot.db.statements import insert_moves
+from bot.db.statements import MOVE_KEYS, MOVES, insert_rows
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +158,7 @@ class Batch:
         """Insert the pending move rows, all in one statement."""
         if self.pending_moves:
             rows, self.pending_moves = self.pending_moves, []
-            await insert_moves(self.connection, rows)
+            await insert_rows(self.connection, MOVES, MOVE_KEYS, rows)
 
     def close_session(self) -> None:
         """Let go of the ORM session's models (no I/O: it owns neither the connection nor its transaction)."""

@@ -323,7 +323,7 @@ class Repository:
             self._batch.stores_moves = True
             self._batch.pending_moves.extend(rows)
             return
-        await sql.insert_moves(await self._conn(), rows)
+        await sql.insert_rows(await self._conn(), sql.MOVES, sql.MOVE_KEYS, rows)
 
     async def moves(self, game_id: int) -> Sequence[Move]:
         """The moves of game ``game_id`` in ply order."""
@@ -360,8 +360,7 @@ class Repository:
             for scope in sorted(set(scopes))
             for player_id in sorted(set(player_ids))
         ]
-        statement = sql.insert_missing_ratings(connection.dialect.name, len(rows))
-        await direct.execute(connection, statement, sql.row_parameters(sql.RATING_KEYS, rows))
+        await sql.insert_rows(connection, sql.RATINGS, sql.RATING_KEYS, rows, or_ignore=True)
         wanted = {"players": list(player_ids), "scopes": list(scopes)}
         found = await self._rows(sql.RATINGS_FOR_UPDATE, wanted)
         ratings = [sql.model_from_row(Rating, sql.RATING_KEYS, row) for row in found]
@@ -404,8 +403,7 @@ class Repository:
             {"player_id": p, "scope": scope, "game_id": game_id, "rating": rating, "played_at": played_at}
             for p, scope, rating in ratings
         ]
-        statement = sql.insert_rating_changes(len(rows))
-        await direct.execute(await self._conn(), statement, sql.row_parameters(sql.RATING_CHANGE_KEYS, rows))
+        await sql.insert_rows(await self._conn(), sql.RATING_CHANGES, sql.RATING_CHANGE_KEYS, rows)
 
     async def rating_changes(self, player_id: int, scope: int) -> Sequence[RatingChange]:
         """The player's rating after each rated game in ``scope``, oldest first."""

@@ -88,31 +88,51 @@ DISPLAY_NAMES: Select[Any] = select(PLAYERS.c.id, PLAYERS.c.display_name).where(
     PLAYERS.c.id.in_(bindparam("ids", expanding=True))
 )
 MOVE_KEYS = ("game_id", "ply", "cell", "mark", "player_id", "played_at")
-MOVES_PER_INSERT = 500
-"""At most this many rows per :func:`insert_moves` (3,000 parameters: under every database's limit)."""
+ROWS_PER_INSERT = 500
+"""At most this many rows per multi-row INSERT (3,000 parameters for moves: under SQLite's limit)."""
 
 
-def row_values(keys: Sequence[str], count: int) -> list[dict[str, Any]]:
+def _row_values(keys: Sequence[str], count: int) -> list[dict[str, Any]]:
     """The VALUES of a ``count``-row INSERT: row ``i``'s value of ``key`` is bound as ``<key>_<i>``."""
     return [{key: bindparam(f"{key}_{i}") for key in keys} for i in range(count)]
 
 
-def row_parameters(keys: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The parameters of an INSERT made with :func:`row_values` for ``rows`` (each by column)."""
-    return {f"{key}_{i}": row[key] for i, row in enumerate(rows) for key in keys}
+async def insert_rows(
+    connection: AsyncConnection,
+    table: Table,
+    keys: Sequence[str],
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    or_ignore: bool = False,
+) -> None:
+    """Insert ``rows`` (each by column ``keys``) into ``table``; ``or_ignore`` leaves rows whose key is
+    already stored alone.
+
+    On SQLite: one multi-row INSERT per :data:`ROWS_PER_INSERT` rows, built once per number
+    of rows and handed to the driver (:mod:`bot.db.direct`). Elsewhere: one ``executemany`` of
+    the one-row INSERT (SQLAlchemy cannot cache a multi-row INSERT's compilation, and would
+    compile it on every execution).
+    """
+    dialect = connection.dialect.name
+    if dialect != "sqlite":
+        await connection.execute(_insert_row(dialect, table, or_ignore), list(rows))
+        return
+    for start in range(0, len(rows), ROWS_PER_INSERT):
+        chunk = rows[start : start + ROWS_PER_INSERT]
+        values = {f"{key}_{i}": row[key] for i, row in enumerate(chunk) for key in keys}
+        await direct.execute(connection, _insert_many(table, tuple(keys), len(chunk), or_ignore), values)
 
 
 @functools.cache
-def _insert_moves(count: int) -> Insert:
-    """``INSERT INTO moves ... VALUES (...), (...)`` of ``count`` rows, built once per number of rows."""
-    return insert(MOVES).values(row_values(MOVE_KEYS, count))
+def _insert_row(dialect: str, table: Table, or_ignore: bool) -> Insert:
+    statement: Insert = dialect_insert(dialect, table)
+    return statement.on_conflict_do_nothing() if or_ignore else statement  # type: ignore[attr-defined]
 
 
-async def insert_moves(connection: AsyncConnection, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Insert move rows (each by column) with as few statements as can hold them."""
-    for start in range(0, len(rows), MOVES_PER_INSERT):
-        chunk = rows[start : start + MOVES_PER_INSERT]
-        await direct.execute(connection, _insert_moves(len(chunk)), row_parameters(MOVE_KEYS, chunk))
+@functools.cache
+def _insert_many(table: Table, keys: tuple[str, ...], count: int, or_ignore: bool) -> Insert:
+    statement: Insert = dialect_insert("sqlite", table).values(_row_values(keys, count))
+    return statement.on_conflict_do_nothing() if or_ignore else statement  # type: ignore[attr-defined]
 
 
 RATINGS_FOR_UPDATE: Select[Any] = (
@@ -132,12 +152,6 @@ UPDATE_RATING: Update = (
     .values({name: bindparam(name) for name in RATING_VALUES})
 )
 RATING_CHANGE_KEYS = ("player_id", "scope", "game_id", "rating", "played_at")
-
-
-@functools.cache
-def insert_rating_changes(count: int) -> Insert:
-    """Insert ``count`` rating changes (keys :data:`RATING_CHANGE_KEYS`), built once per number of rows."""
-    return insert(RATING_CHANGES).values(row_values(RATING_CHANGE_KEYS, count))
 
 
 @functools.cache
@@ -167,13 +181,3 @@ def upsert_player(dialect: str) -> Insert:
         set_={"display_name": statement.excluded.display_name, "updated_at": statement.excluded.updated_at},
     )
     return upsert
-
-
-@functools.cache
-def insert_missing_ratings(dialect: str, count: int) -> Insert:
-    """Insert ``count`` rating rows (every column: :data:`RATING_KEYS`), leaving
-    those already there alone. Built once per dialect and number of rows."""
-    statement: Insert = (
-        dialect_insert(dialect, RATINGS).values(row_values(RATING_KEYS, count)).on_conflict_do_nothing()
-    )
-    return statement
