@@ -10,9 +10,9 @@ For each database and for 1 and 50 concurrent games (one channel each):
   the human's move, gets the bot's reply from the engine's process pool and
   stores it too; both moves are counted;
 - **baseline**: the least a stored move can cost on the same database and
-  connection pool, in the same process: one transaction with the version-checked
-  ``UPDATE games`` and ``INSERT moves``, no reads, no rules. The service's human
-  moves are reported as a ratio of it.
+  connection, in the same process: one write transaction with the repository's
+  version-checked ``UPDATE games`` and ``INSERT moves`` (group commit included), no
+  reads, no rules. The service's human moves are reported as a ratio of it.
 
 SQLite runs with the bot's settings (WAL, ``synchronous=NORMAL``); more rows
 show ``synchronous=FULL`` (an fsync per commit) for comparison. "CPU ms/move" is
@@ -40,12 +40,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import insert, text, update
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import bot.db.database as database_module
-from bot.db import Database, Game, Move
+from bot.db import Database
 from bot.db.migrate import upgrade_to_head
 from bot.engine import Level
 from bot.services import Actor, EnginePool, First, GameService, Place, Refusal, ServiceSettings
@@ -137,12 +137,12 @@ async def bot_games(service: GameService, seconds: float, games: int) -> tuple[i
 
 
 async def baseline_moves(database: Database, seconds: float, games: int) -> tuple[int, float, float]:
-    """One version-checked UPDATE and one INSERT per move, in one transaction: the floor of a stored move."""
+    """The repository's compare-and-set and move insert in one write transaction: a stored move's floor."""
     now = datetime.now(UTC)
     async with database.write() as repo:
         for i in range(games):
             await repo.save_player(player(5000 + i).user_id, "Baseline", now)
-        ids = []
+        stored = []
         for i in range(games):
             game = await repo.add_game(
                 guild_id=1,
@@ -161,24 +161,14 @@ async def baseline_moves(database: Database, seconds: float, games: int) -> tupl
                 updated_at=now,
             )
             assert game is not None
-            ids.append(game.id)
+            stored.append(game)
 
     async def loop(i: int, running: Callable[[], bool]) -> int:
-        game_id, version, moves = ids[i], 1, 0
+        game, moves = stored[i], 0
         while running():
             async with database.write() as repo:
-                await repo.session.execute(
-                    update(Game)
-                    .where(Game.id == game_id, Game.version == version)
-                    .values(version=version + 1, updated_at=now)
-                    .execution_options(synchronize_session=False)
-                )
-                await repo.session.execute(
-                    insert(Move).values(
-                        game_id=game_id, ply=moves, cell=moves % 25, mark="X", player_id=None, played_at=now
-                    )
-                )
-            version += 1
+                assert await repo.update_game(game, updated_at=now)
+                await repo.add_moves(game.id, [(moves, moves % 25, "X", None)], now)
             moves += 1
         return moves
 

@@ -4,10 +4,11 @@ SQLite gets, on every connection: WAL (readers never wait for the writer), forei
 keys on, a busy timeout (a second process waits for the write lock instead of
 failing; the wait happens on the connection's worker thread, every other call on the
 event loop's thread: :mod:`bot.db.sqlite_inline`), and ``synchronous=NORMAL``. In WAL
-mode a commit is complete once its frames are written to the WAL file; ``NORMAL`` skips
-only the fsync, so a killed process never loses a committed move (the write is in the
-operating system's cache); only a power cut or kernel crash can drop the last commits,
-and the database stays consistent even then. ``FULL`` would add one fsync per move.
+mode a commit is complete once its
+frames are written to the WAL file; ``NORMAL`` skips only the fsync, so a killed
+process never loses a committed move (the write is in the operating system's
+cache); only a power cut or kernel crash can drop the last commits, and the
+database stays consistent even then. ``FULL`` would add one fsync per move.
 
 Writes begin with ``BEGIN IMMEDIATE`` on SQLite: a transaction that reads the game
 and then updates it takes the write lock up front, so it waits for a concurrent
@@ -31,6 +32,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from bot.db.direct import begin_sqlite
 from bot.db.errors import DatabaseUnavailableError
 from bot.db.live_games import LiveGameCache, WriteBatches
 from bot.db.repository import Repository
@@ -77,7 +79,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
         write = connection.get_execution_options().get(_WRITE_OPTION, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        begin_sqlite(connection, "BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 @asynccontextmanager
@@ -112,16 +114,15 @@ class Database:
         self.sqlite = is_sqlite(self.url)
         self.engine = create_engine(self.url, echo=echo, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
         self._reads = async_sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
-        writer = self.engine.execution_options(**{_WRITE_OPTION: True})
+        self._writer = self.engine.execution_options(**{_WRITE_OPTION: True})
         self.live_games = LiveGameCache()
         self._batches: WriteBatches | None = None
-        self._writes = async_sessionmaker(writer, expire_on_commit=False, autoflush=False)
 
     @property
     def batches(self) -> WriteBatches:
         """The process's write batches (made on first use, inside the running event loop)."""
         if self._batches is None:
-            self._batches = WriteBatches(self._writes, self.live_games)
+            self._batches = WriteBatches(self._writer, self.live_games)
         return self._batches
 
     @asynccontextmanager
@@ -134,8 +135,8 @@ class Database:
         body that may refuse after writing). Raises :class:`DatabaseUnavailableError` when the
         database fails underneath or the batch was rolled back.
         """
-        async with _outages_as_unavailable(), self.batches.session(isolated=isolated) as (session, batch):
-            yield Repository(session, self.live_games, batch)
+        async with _outages_as_unavailable(), self.batches.joined(isolated=isolated) as batch:
+            yield Repository(cache=self.live_games, batch=batch)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Repository]:
@@ -148,4 +149,6 @@ class Database:
 
     async def close(self) -> None:
         """Close every connection of the pool."""
+        if self._batches is not None:
+            await self._batches.close()
         await self.engine.dispose()

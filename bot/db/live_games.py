@@ -5,7 +5,7 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
 
 - **Group commit.** Writes that arrive together share one database transaction and one
   commit. The first writer opens a batch; writers that arrive while it is open join it;
-  their bodies run one after another on the batch's session, and the batch commits as
+  their bodies run one after another on the batch's connection, and the batch commits as
   soon as the last body that joined is done. Each writer's ``write()`` returns only after
   the commit that holds its changes, so nothing is reported done before it is durable. A
   process has one batch transaction at a time: writers arriving during a commit form the
@@ -22,6 +22,12 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   the batch and inserted in one statement right before its commit (a move row is never
   read back by the transaction that writes it; a read of moves in a batch inserts the
   pending ones first). The compare-and-set on the game, which decides, runs at once.
+- **Core statements on one connection.** A batch is one transaction on the process's write
+  connection, which is kept from batch to batch (and given back to the pool when a batch
+  fails); the repository writes with Core statements built once, straight on it (no
+  ORM unit of work, no flush). An ORM session joined to that transaction is made only when
+  a writer reads models the repository does not build itself (lists of moves, ratings);
+  it is never flushed or committed.
 - **All or nothing.** A body that fails after it wrote (or a database error, or a failed
   commit) rolls the whole batch back; the other writers of that batch get
   :class:`DatabaseUnavailableError` ("try again") and nothing of the batch is kept. A refusal
@@ -43,16 +49,16 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import Table, insert
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession, AsyncSessionTransaction
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, AsyncTransaction
 
 from bot.db.errors import DatabaseUnavailableError
-from bot.db.models import Game, Move
+from bot.db.models import Game
+from bot.db.statements import MOVE_KEYS, MOVES, insert_rows
 
 log = logging.getLogger(__name__)
 
@@ -60,14 +66,19 @@ CACHE_SIZE = 20_000
 """Games kept in memory; the oldest entry leaves first once this many are cached."""
 MAX_BATCH = 200
 """Writers per batch; one more opens the next batch."""
-_MOVES: Table = Move.__table__  # type: ignore[assignment]
-_INSERT_MOVES = insert(_MOVES)
+CLOSE_WAIT = 5.0
+"""Seconds :meth:`WriteBatches.close` waits for an open batch to end."""
 KILL_AT_VARIABLE = "TTT_TEST_KILL_AT"
 KILL_POINTS = ("before-move-commit", "after-move-commit")
 
 
 class LiveGameCache:
-    """Games by id, as this process last read or wrote them."""
+    """Games by id, as this process last read or wrote them.
+
+    The games kept belong to no session (built from their row by the repository, or detached
+    when the read that loaded them ended); their attributes are the row as this process last
+    committed or read it, and only the repository changes them, as committed values.
+    """
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self._games: dict[int, Game] = {}
@@ -99,7 +110,8 @@ class Batch:
         """Held by the writer whose body is running: bodies run one at a time."""
         self.joined = 0
         self.finished = 0
-        self.session: AsyncSession | None = None
+        self._connection: AsyncConnection | None = None
+        self._session: AsyncSession | None = None
         self.failure: BaseException | None = None
         self.touched: set[int] = set()
         """Ids of the games the batch read or changed: they leave the cache if it fails."""
@@ -111,12 +123,47 @@ class Batch:
         self.outcome: asyncio.Future[BaseException | None] = asyncio.get_running_loop().create_future()
         """Resolved when the batch has ended: None once committed, else why it was rolled back."""
 
-    async def insert_moves(self, session: AsyncSession) -> None:
+    @property
+    def begun(self) -> bool:
+        """Whether the batch's transaction has begun."""
+        return self._connection is not None
+
+    @property
+    def connection(self) -> AsyncConnection:
+        """The connection whose transaction the batch's writers share."""
+        assert self._connection is not None, "the batch has not begun"
+        return self._connection
+
+    def session(self) -> AsyncSession:
+        """An ORM session in the batch's transaction, for reads of models (made on first use).
+
+        It joins the transaction without owning it: it never commits it, and it is never
+        flushed (every write is a Core statement on :attr:`connection`).
+        """
+        if self._session is None:
+            self._session = AsyncSession(
+                bind=self.connection,
+                autoflush=False,
+                expire_on_commit=False,
+                join_transaction_mode="rollback_only",
+            )
+        return self._session
+
+    async def begin(self, connection: AsyncConnection) -> None:
+        """Begin the batch's transaction on ``connection``."""
+        await connection.begin()
+        self._connection = connection
+
+    async def insert_moves(self) -> None:
         """Insert the pending move rows, all in one statement."""
         if self.pending_moves:
             rows, self.pending_moves = self.pending_moves, []
-            connection = await session.connection()
-            await connection.execute(_INSERT_MOVES, rows)
+            await insert_rows(self.connection, MOVES, MOVE_KEYS, rows)
+
+    def close_session(self) -> None:
+        """Let go of the ORM session's models (no I/O: it owns neither the connection nor its transaction)."""
+        if self._session is not None:
+            self._session.sync_session.close()
 
 
 def _kill_point() -> str | None:
@@ -132,10 +179,10 @@ def _kill_point() -> str | None:
 class WriteBatches:
     """Group commit of one process's write transactions (the module docstring tells how)."""
 
-    def __init__(
-        self, sessions: Callable[[], AsyncSession], cache: LiveGameCache, max_batch: int = MAX_BATCH
-    ) -> None:
-        self._sessions = sessions
+    def __init__(self, engine: AsyncEngine, cache: LiveGameCache, max_batch: int = MAX_BATCH) -> None:
+        self._engine = engine
+        self._connection: AsyncConnection | None = None
+        """The process's write connection, kept from batch to batch until one fails."""
         self.cache = cache
         self._max_batch = max_batch
         self._filling: Batch | None = None
@@ -146,8 +193,8 @@ class WriteBatches:
         self.writes = 0
 
     @asynccontextmanager
-    async def session(self, *, isolated: bool = False) -> AsyncIterator[tuple[AsyncSession, Batch]]:
-        """The session of the batch this writer joined, for the length of the writer's body.
+    async def joined(self, *, isolated: bool = False) -> AsyncIterator[Batch]:
+        """The batch this writer joined, begun, for the length of the writer's body.
 
         Leaves once the batch has committed; raises :class:`DatabaseUnavailableError` when the
         batch was rolled back (the body's own exception, if it raised, passes through).
@@ -160,17 +207,17 @@ class WriteBatches:
                 if batch.failure is not None:
                     raise DatabaseUnavailableError("write batch rolled back") from batch.failure
                 try:
-                    session = await self._begin(batch)
+                    await self._begin(batch)
                 except BaseException as error:
                     batch.failure = batch.failure or error
                     raise
                 batch.writer_wrote = False
                 savepoint = None
                 if isolated:  # the others' pending moves must not be undone with this writer's savepoint
-                    await batch.insert_moves(session)
-                    savepoint = await session.begin_nested()
+                    await batch.insert_moves()
+                    savepoint = await batch.connection.begin_nested()
                 try:
-                    yield session, batch
+                    yield batch
                 except BaseException as error:
                     await self._body_failed(batch, savepoint, error)
                     raise
@@ -187,7 +234,7 @@ class WriteBatches:
             raise DatabaseUnavailableError("write batch rolled back") from failure
 
     async def _body_failed(
-        self, batch: Batch, savepoint: AsyncSessionTransaction | None, error: BaseException
+        self, batch: Batch, savepoint: AsyncTransaction | None, error: BaseException
     ) -> None:
         """A writer's body raised: take back its own writes where it may, else fail the batch if it must."""
         if savepoint is not None and not _spoils_batch(error, None):
@@ -206,30 +253,56 @@ class WriteBatches:
         self.writes += 1
         return batch
 
-    async def _begin(self, batch: Batch) -> AsyncSession:
-        if batch.session is None:
+    async def _begin(self, batch: Batch) -> None:
+        if not batch.begun:
             await self._transaction.acquire()
             try:
-                session = self._sessions()
-                await session.begin()
+                if self._connection is None:
+                    self._connection = await self._engine.connect()
+                await batch.begin(self._connection)
             except BaseException:
+                await self._drop_connection()
                 self._transaction.release()
                 raise
-            batch.session = session
-        return batch.session
+
+    async def _drop_connection(self) -> None:
+        """Give the write connection back to the pool (after a failure: the next batch takes a new one)."""
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            try:
+                await connection.close()
+            except Exception as error:
+                log.debug("Closing the write connection failed: %r", error)
+
+    async def close(self) -> None:
+        """Give the write connection back, before the engine is disposed of.
+
+        Waits for a batch still open, at most :data:`CLOSE_WAIT` seconds; then closes its
+        connection under it (the batch fails: its writers hear "try again").
+        """
+        try:
+            await asyncio.wait_for(self._transaction.acquire(), CLOSE_WAIT)
+        except TimeoutError:
+            log.warning("A write batch is still open at close; closing its connection")
+            await self._drop_connection()
+            return
+        try:
+            await self._drop_connection()
+        finally:
+            self._transaction.release()
 
     async def _end(self, batch: Batch) -> None:
         """Commit the batch (or roll it back after a failure) and tell every writer how it went."""
-        session = batch.session
-        if session is None:  # every writer left before its body ran
+        if not batch.begun:  # every writer left before its body ran
             batch.outcome.set_result(batch.failure)
             return
+        connection = batch.connection
         try:
             if batch.failure is None:
                 try:
-                    await batch.insert_moves(session)
+                    await batch.insert_moves()
                     self._maybe_kill(batch, "before-move-commit")
-                    await session.commit()
+                    await connection.commit()
                 except BaseException as error:
                     batch.failure = error
                 else:
@@ -239,14 +312,13 @@ class WriteBatches:
                 for game_id in batch.touched:
                     self.cache.drop(game_id)
                 try:
-                    await session.rollback()
+                    await connection.rollback()
                 except Exception as error:
                     log.debug("Rollback after a failed write batch failed too: %r", error)
         finally:
-            try:
-                await session.close()
-            except Exception as error:
-                log.debug("Closing the session of a write batch failed: %r", error)
+            batch.close_session()
+            if batch.failure is not None or connection.in_transaction():
+                await self._drop_connection()
             self._transaction.release()
             batch.outcome.set_result(batch.failure)
 

@@ -14,64 +14,70 @@ In a write transaction the repository serves games from the process's
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (
-    Insert,
-    Integer,
-    Table,
-    Update,
-    and_,
-    bindparam,
-    func,
-    insert,
-    literal,
-    or_,
-    select,
-    update,
-)
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Integer, Table, and_, func, literal, or_, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from bot.db import direct
+from bot.db import statements as sql
 from bot.db.live_games import Batch, LiveGameCache
 from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings, StoredReview
 from bot.db.transitions import columns
 from bot.states import LIVE_STATUSES, GameStatus, Transition
 
-_GAME_COLUMNS = tuple(Game.__table__.columns)
-_GAMES: Table = Game.__table__  # type: ignore[assignment]
-_MOVES: Table = Move.__table__  # type: ignore[assignment]
-_INSERT_MOVE = insert(_MOVES)
-
-
-@functools.cache
-def _compare_and_set(columns: tuple[str, ...]) -> Update:
-    """``UPDATE games SET <columns> WHERE id = :_id AND version = :_expected``, built once per column set."""
-    return (
-        update(_GAMES)
-        .where(_GAMES.c.id == bindparam("_id"), _GAMES.c.version == bindparam("_expected"))
-        .values({name: bindparam(name) for name in columns})
-    )
+_REVIEWS: Table = StoredReview.__table__  # type: ignore[assignment]
+_SERVER_SETTINGS: Table = ServerSettings.__table__  # type: ignore[assignment]
 
 
 class Repository:
-    """Queries over one session; the caller owns the transaction.
+    """Queries in one transaction; the caller owns the transaction.
 
-    ``cache`` and ``batch`` are given in write transactions: games are then read from
-    and kept in the cache, and every write is noted on the batch.
+    Either over an ORM ``session`` (reads, and tests), or over a write ``batch`` with the
+    process's ``cache``: games are then read from and kept in the cache, every write is noted
+    on the batch, and the ORM session (for reads of models) is the batch's, made on first use.
+    Writes are Core statements built once (:mod:`bot.db.statements`) on the transaction's
+    connection; the games this repository returns are built from their rows
+    (:func:`~bot.db.statements.game_from_row`) and belong to no session.
     """
 
     def __init__(
-        self, session: AsyncSession, cache: LiveGameCache | None = None, batch: Batch | None = None
+        self,
+        session: AsyncSession | None = None,
+        cache: LiveGameCache | None = None,
+        batch: Batch | None = None,
     ) -> None:
-        self.session = session
+        if session is None and batch is None:
+            raise ValueError("a repository needs a session or a write batch")
+        self._session = session
         self._cache = cache
         self._batch = batch
+        self._connection: AsyncConnection | None = None
+
+    @property
+    def session(self) -> AsyncSession:
+        """The ORM session of this transaction (in a write batch, the batch's, made on first use)."""
+        if self._session is None:
+            assert self._batch is not None
+            self._session = self._batch.session()
+        return self._session
+
+    async def _conn(self) -> AsyncConnection:
+        """The connection of this transaction, for Core statements."""
+        if self._connection is None:
+            if self._batch is not None:
+                self._connection = self._batch.connection
+            else:
+                self._connection = await self.session.connection()
+        return self._connection
+
+    async def _rows(self, statement: Any, parameters: Any = None) -> Sequence[sql.AnyRow]:
+        result = await (await self._conn()).execute(statement, parameters)
+        return result.all()
 
     def _writing(self) -> None:
         """Note that this transaction writes (a failure after this rolls back its whole batch)."""
@@ -86,33 +92,34 @@ class Repository:
             self._batch.touched.add(game.id)
         return game
 
-    def _insert(self, model: type[Player] | type[Rating] | type[ServerSettings] | type[StoredReview]) -> Any:
-        """An INSERT that supports ``on_conflict_do_*`` on the session's dialect."""
-        dialect = self.session.get_bind().dialect.name
-        module: Any = postgresql if dialect == "postgresql" else sqlite
-        statement: Insert = module.insert(model)
-        return statement
+    async def _dialect(self) -> str:
+        return (await self._conn()).dialect.name
 
     # Players
 
     async def save_player(self, user_id: int, display_name: str, now: datetime) -> None:
         """Insert the player, or update their last known display name."""
+        await self.save_players([(user_id, display_name)], now)
+
+    async def save_players(self, players: Sequence[tuple[int, str]], now: datetime) -> None:
+        """Insert each ``(user_id, display_name)``, or update the stored name: one statement for all."""
+        if not players:
+            return
         self._writing()
-        statement = self._insert(Player).values(
-            id=user_id, display_name=display_name, created_at=now, updated_at=now
-        )
-        statement = statement.on_conflict_do_update(
-            index_elements=[Player.id], set_={"display_name": display_name, "updated_at": now}
-        )
-        await self.session.execute(statement)
+        connection = await self._conn()
+        rows = [
+            {"id": user_id, "display_name": name, "created_at": now, "updated_at": now}
+            for user_id, name in players
+        ]
+        await connection.execute(sql.upsert_player(connection.dialect.name), rows)
 
     async def display_names(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The stored display names of ``user_ids``, by id (unknown ids left out)."""
         wanted = set(user_ids)
         if not wanted:
             return {}
-        rows = await self.session.execute(select(Player.id, Player.display_name).where(Player.id.in_(wanted)))
-        return {user_id: name for user_id, name in rows.all()}
+        rows = await self._rows(sql.DISPLAY_NAMES, {"ids": list(wanted)})
+        return {row[0]: row[1] for row in rows}
 
     # Games
 
@@ -130,28 +137,24 @@ class Repository:
                 if self._batch is not None:
                     self._batch.touched.add(game_id)
                 return copy
-        game = await self.session.get(Game, game_id, populate_existing=self._cache is not None)
-        return None if game is None else self._keep(game)
+        rows = await self._rows(sql.GAME_BY_ID, {"id": game_id})
+        return self._keep(sql.game_from_row(rows[0])) if rows else None
 
     async def reload(self, game: Game) -> None:
         """Read ``game`` again from the database (after losing a compare-and-set, to show what won)."""
-        result = await self.session.execute(select(*_GAME_COLUMNS).where(Game.id == game.id))
-        row = result.one_or_none()
-        if row is None:
+        rows = await self._rows(sql.GAME_BY_ID, {"id": game.id})
+        if not rows:
             if self._cache is not None:
                 self._cache.drop(game.id)
             return
-        for column, value in zip(_GAME_COLUMNS, row, strict=True):
-            set_committed_value(game, column.key, value)
+        for key, value in zip(sql.GAME_KEYS, rows[0], strict=True):
+            set_committed_value(game, key, value)
         self._keep(game)
 
     async def live_game(self, channel_id: int) -> Game | None:
         """The pending or active game of a channel, if any."""
-        result = await self.session.execute(
-            select(Game).where(Game.channel_id == channel_id, Game.status.in_(LIVE_STATUSES))
-        )
-        game = result.scalars().first()
-        return None if game is None else self._keep(game)
+        rows = await self._rows(sql.LIVE_GAME, {"channel_id": channel_id})
+        return self._keep(sql.game_from_row(rows[0])) if rows else None
 
     async def latest_game(self, channel_id: int) -> Game | None:
         """The channel's most recently started game, live or not."""
@@ -161,16 +164,22 @@ class Repository:
         return result.scalars().first()
 
     async def add_game(self, **values: Any) -> Game | None:
-        """Insert a game; None when the channel already has a live one (the partial unique index)."""
-        game = Game(**values)
+        """Insert a game; None when the channel already has a live one (the partial unique index).
+
+        On SQLite a failed statement takes back only itself; elsewhere (PostgreSQL) it spoils
+        the transaction, so there the insert runs in a savepoint.
+        """
+        connection = await self._conn()
         try:
-            async with self.session.begin_nested():
-                self.session.add(game)
-                await self.session.flush()
+            if connection.dialect.name == "sqlite":
+                row = (await connection.execute(sql.INSERT_GAME, values)).one()
+            else:
+                async with connection.begin_nested():
+                    row = (await connection.execute(sql.INSERT_GAME, values)).one()
         except IntegrityError:
             return None
         self._writing()
-        return self._keep(game)
+        return self._keep(sql.game_from_row(row))
 
     async def update_game(self, game: Game, **values: Any) -> bool:
         """Compare-and-set: apply ``values`` only if the stored version is still ``game.version``.
@@ -181,11 +190,10 @@ class Repository:
         """
         expected = game.version
         values["version"] = expected + 1
-        connection = await self.session.connection()
-        result = await connection.execute(
-            _compare_and_set(tuple(sorted(values))), {**values, "_id": game.id, "_expected": expected}
-        )
-        if getattr(result, "rowcount", 0) != 1:
+        statement = sql.compare_and_set(tuple(sorted(values)))
+        parameters = {**values, "_id": game.id, "_expected": expected}
+        rows = await direct.fetch_all(await self._conn(), statement, parameters)
+        if len(rows) != 1:
             if self._cache is not None:
                 self._cache.drop(game.id)
             return False
@@ -201,13 +209,8 @@ class Repository:
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
         """Remember where the game's board message is; not a change of state, so no version bump."""
-        result = await self.session.execute(
-            update(Game)
-            .where(Game.id == game_id)
-            .values(message_channel_id=channel_id, message_id=message_id)
-            .execution_options(synchronize_session=False)
-        )
-        if getattr(result, "rowcount", 0) != 1:
+        values = {"_id": game_id, "message_channel_id": channel_id, "message_id": message_id}
+        if len(await direct.fetch_all(await self._conn(), sql.SET_MESSAGE, values)) != 1:
             return False
         self._writing()
         cached = None if self._cache is None else self._cache.get(game_id)
@@ -219,13 +222,8 @@ class Repository:
 
     async def last_game_created_by(self, user_id: int) -> Game | None:
         """The newest game (or challenge) ``user_id`` started."""
-        result = await self.session.execute(
-            select(Game)
-            .where(Game.created_by == user_id)
-            .order_by(Game.created_at.desc(), Game.id.desc())
-            .limit(1)
-        )
-        return result.scalar_one_or_none()
+        rows = await self._rows(sql.LAST_GAME_CREATED_BY, {"user_id": user_id})
+        return sql.game_from_row(rows[0]) if rows else None
 
     async def due_games(self, now: datetime, limit: int = 100) -> Sequence[Game]:
         """Live games whose deadline has passed, oldest deadline first."""
@@ -294,21 +292,10 @@ class Repository:
 
     async def games_between_since(self, a: int, b: int, since: datetime, exclude_game_id: int) -> int:
         """How many finished games the two players played against each other since ``since``."""
-        pair = or_(
-            and_(Game.x_player_id == a, Game.o_player_id == b),
-            and_(Game.x_player_id == b, Game.o_player_id == a),
+        rows = await self._rows(
+            sql.GAMES_BETWEEN_SINCE, {"a": a, "b": b, "since": since, "exclude": exclude_game_id}
         )
-        result = await self.session.execute(
-            select(func.count())
-            .select_from(Game)
-            .where(
-                pair,
-                Game.status == GameStatus.FINISHED,
-                Game.finished_at >= since,
-                Game.id != exclude_game_id,
-            )
-        )
-        return int(result.scalar_one())
+        return int(rows[0][0])
 
     # Moves
 
@@ -336,13 +323,12 @@ class Repository:
             self._batch.stores_moves = True
             self._batch.pending_moves.extend(rows)
             return
-        connection = await self.session.connection()
-        await connection.execute(_INSERT_MOVE, rows)
+        await sql.insert_rows(await self._conn(), sql.MOVES, sql.MOVE_KEYS, rows)
 
     async def moves(self, game_id: int) -> Sequence[Move]:
         """The moves of game ``game_id`` in ply order."""
         if self._batch is not None:
-            await self._batch.insert_moves(self.session)
+            await self._batch.insert_moves()
         result = await self.session.execute(select(Move).where(Move.game_id == game_id).order_by(Move.ply))
         return result.scalars().all()
 
@@ -352,8 +338,13 @@ class Repository:
         self, player_ids: Sequence[int], scopes: Sequence[int], initial: float, now: datetime
     ) -> dict[tuple[int, int], Rating]:
         """The rating rows of these players in these scopes, created at ``initial`` if missing,
-        locked for this transaction (in a fixed order, so two games ending at once cannot deadlock)."""
+        locked for this transaction (in a fixed order, so two games ending at once cannot deadlock).
+
+        The ratings returned belong to no session: change them, then store them with
+        :meth:`update_ratings`.
+        """
         self._writing()
+        connection = await self._conn()
         rows = [
             {
                 "player_id": player_id,
@@ -369,14 +360,25 @@ class Repository:
             for scope in sorted(set(scopes))
             for player_id in sorted(set(player_ids))
         ]
-        await self.session.execute(self._insert(Rating).values(rows).on_conflict_do_nothing())
-        result = await self.session.execute(
-            select(Rating)
-            .where(Rating.player_id.in_(player_ids), Rating.scope.in_(scopes))
-            .order_by(Rating.scope, Rating.player_id)
-            .with_for_update()
-        )
-        return {(row.player_id, row.scope): row for row in result.scalars().all()}
+        await sql.insert_rows(connection, sql.RATINGS, sql.RATING_KEYS, rows, or_ignore=True)
+        wanted = {"players": list(player_ids), "scopes": list(scopes)}
+        found = await self._rows(sql.RATINGS_FOR_UPDATE, wanted)
+        ratings = [sql.model_from_row(Rating, sql.RATING_KEYS, row) for row in found]
+        return {(rating.player_id, rating.scope): rating for rating in ratings}
+
+    async def update_ratings(self, ratings: Iterable[Rating]) -> None:
+        """Store ratings of :meth:`lock_ratings` as they now stand: one statement."""
+        rows = [
+            {
+                "_player_id": rating.player_id,
+                "_scope": rating.scope,
+                **{name: getattr(rating, name) for name in sql.RATING_VALUES},
+            }
+            for rating in ratings
+        ]
+        if rows:
+            self._writing()
+            await (await self._conn()).execute(sql.UPDATE_RATING, rows)
 
     async def stored_review(self, game_id: int) -> str | None:
         """The review kept for a game (its moves as JSON), if one was computed."""
@@ -386,19 +388,22 @@ class Repository:
     async def store_review(self, game_id: int, moves: str, now: datetime) -> None:
         """Keep a game's review; a review another process stored first stays."""
         self._writing()
-        statement = self._insert(StoredReview).values(game_id=game_id, moves=moves, created_at=now)
-        await self.session.execute(statement.on_conflict_do_nothing())
+        statement = sql.dialect_insert(await self._dialect(), _REVIEWS)
+        statement = statement.values(game_id=game_id, moves=moves, created_at=now).on_conflict_do_nothing()
+        await (await self._conn()).execute(statement)
 
-    async def add_rating_change(
-        self, player_id: int, scope: int, game_id: int, rating: float, played_at: datetime
+    async def add_rating_changes(
+        self, game_id: int, ratings: Sequence[tuple[int, int, float]], played_at: datetime
     ) -> None:
-        """Record a player's rating in ``scope`` after game ``game_id``."""
+        """Record each player's rating in a scope, ``(player_id, scope, rating)``, after game ``game_id``."""
+        if not ratings:
+            return
         self._writing()
-        self.session.add(
-            RatingChange(
-                player_id=player_id, scope=scope, game_id=game_id, rating=rating, played_at=played_at
-            )
-        )
+        rows = [
+            {"player_id": p, "scope": scope, "game_id": game_id, "rating": rating, "played_at": played_at}
+            for p, scope, rating in ratings
+        ]
+        await sql.insert_rows(await self._conn(), sql.RATING_CHANGES, sql.RATING_CHANGE_KEYS, rows)
 
     async def rating_changes(self, player_id: int, scope: int) -> Sequence[RatingChange]:
         """The player's rating after each rated game in ``scope``, oldest first."""
@@ -440,16 +445,15 @@ class Repository:
 
     async def server_language(self, guild_id: int) -> str | None:
         """The language a server chose for its public messages; None when it never chose, or chose auto."""
-        result = await self.session.execute(
-            select(ServerSettings.language).where(ServerSettings.guild_id == guild_id)
-        )
-        return result.scalar_one_or_none()
+        rows = await self._rows(select(ServerSettings.language).where(ServerSettings.guild_id == guild_id))
+        return rows[0][0] if rows else None
 
     async def set_server_language(self, guild_id: int, language: str | None, now: datetime) -> None:
         """Set (None: clear) the language of the server ``guild_id``."""
         self._writing()
-        statement = self._insert(ServerSettings).values(guild_id=guild_id, language=language, updated_at=now)
+        statement = sql.dialect_insert(await self._dialect(), _SERVER_SETTINGS)
+        statement = statement.values(guild_id=guild_id, language=language, updated_at=now)
         statement = statement.on_conflict_do_update(
             index_elements=[ServerSettings.guild_id], set_={"language": language, "updated_at": now}
         )
-        await self.session.execute(statement)
+        await (await self._conn()).execute(statement)

@@ -90,11 +90,14 @@ class ServiceCore:
         self, repo: Repository, now: datetime, *actors: Actor, known: Mapping[int, str] | None = None
     ) -> None:
         """Store each actor and their display name (skipped when ``known`` already has that name)."""
+        changed = {}
         for actor in actors:
             name = actor.display_name[:NAME_LENGTH]
             if known is None or known.get(actor.user_id) != name:
-                await repo.save_player(actor.user_id, name, now)
-                self._remember({actor.user_id: name})
+                changed[actor.user_id] = name
+        if changed:
+            await repo.save_players(list(changed.items()), now)
+            self._remember(changed)
 
     async def view(
         self,

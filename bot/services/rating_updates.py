@@ -33,6 +33,7 @@ async def apply_ratings(repo: Repository, game: Game, now: datetime, rules: Rati
     scopes = [GLOBAL_SCOPE] if game.guild_id is None else [GLOBAL_SCOPE, game.guild_id]
     rows = await repo.lock_ratings([x, o], scopes, rules.initial, now)
     score_x = _SCORE_OF_X[game.result]
+    changes = []
     for scope in scopes:
         rx, ro = rows[(x, scope)], rows[(o, scope)]
         new_x = elo_update(rx.rating, ro.rating, score_x, rules.k_factor, game.rating_weight)
@@ -45,4 +46,6 @@ async def apply_ratings(repo: Repository, game: Game, now: datetime, rules: Rati
             row.losses += score == 0.0
             row.draws += score == 0.5
             row.updated_at = now
-            await repo.add_rating_change(row.player_id, scope, game.id, rating, now)
+            changes.append((row.player_id, scope, rating))
+    await repo.update_ratings(rows.values())
+    await repo.add_rating_changes(game.id, changes, now)

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from bot.db import Game, Repository
 from bot.engine import Board, Level
 from bot.services import refusals, rules
-from bot.services.core import ServiceCore
+from bot.services.core import NAME_LENGTH, ServiceCore
 from bot.services.endings import end
 from bot.services.moves import BotTurn, Moves
 from bot.services.results import Actor, First, GameView, Place
@@ -75,8 +75,9 @@ class Starting:
             accepted = Accepted(core.turn_deadline(game.x_player_id, now), now)
             if not await repo.apply(game, accepted):
                 raise refusals.StaleBoard()
-            await core.save_players(repo, now, user)
-            return await core.view(repo, game)
+            names = await core.names(repo, game)
+            await core.save_players(repo, now, user, known=names)
+            return await core.view(repo, game, names={**names, user.user_id: user.display_name[:NAME_LENGTH]})
 
     async def decline(self, place: Place, user: Actor, game_id: int | None) -> GameView:
         """The challenged player declines: the challenge ends."""
