@@ -430,7 +430,7 @@ def markdown(report: Report, options: Options, quick: bool) -> str:
         "# Load benchmark results",
         "",
         f"`python -m bench.load{' --quick' if quick else ''}`, {when}. See `bench/load.py` for the method "
-        "and `bench/RESULTS-load-profile.md` for where the bot's time goes.",
+        "and `bench/RESULTS-throughput.md` for where the bot's time goes.",
         "",
         f"- Machine before: {report.load_before}",
         f"- Machine after: {report.load_after}",

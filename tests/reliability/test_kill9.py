@@ -154,9 +154,10 @@ class KillLane:
     async def board_shows_stored_game(self, message: Message) -> None:
         """After a kill while a click was deferred, the board catches up with what was stored.
 
-        A click is acknowledged after 50 ms, so the kill may come before its move was
-        committed (nothing to show; the user clicks again) or after it, while the bot's
-        reply was being searched (the restarted bot makes the reply and shows both).
+        A click is deferred when its answer is not ready within a second: here the 5x5 reply's
+        search outlasts that, so the kill comes after the human's move was committed, while the
+        bot's reply was being searched (the restarted bot makes the reply and shows both), or,
+        on a slow machine, before that commit (nothing to show; the user clicks again).
         """
         stored = (await read_store(self.database_url)).games[game_of(message) or 0]
         expected = stored.board.replace("/", "")
