@@ -36,6 +36,20 @@ def loaded(heavy: tuple[str, ...], tmp_path: Path, *args: str, env: dict[str, st
     return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
 
 
+def run_probe(code: str, tmp_path: Path) -> str:
+    """What ``python -c code`` printed, in a clean environment; it must succeed."""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 @pytest.mark.parametrize("args", [("analyze", "X.O......"), ("play", "--no-db")])
 def test_no_database_library_is_imported(args: tuple[str, ...], tmp_path: Path) -> None:
     assert loaded(HEAVY, tmp_path, *args) == ""
@@ -55,16 +69,7 @@ def test_the_bot_and_the_service_load_no_picture_library(tmp_path: Path) -> None
         "import sys, bot.bot, bot.exts.games, bot.services, bot.cli.review; "
         "print(','.join(name for name in ('matplotlib', 'PIL') if name in sys.modules))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        env=clean_env(),
-        cwd=tmp_path,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == ""
+    assert run_probe(probe, tmp_path) == ""
 
 
 def test_the_bot_connects_before_it_imports_the_database_layer_and_the_games(tmp_path: Path) -> None:
@@ -79,13 +84,4 @@ def test_the_bot_connects_before_it_imports_the_database_layer_and_the_games(tmp
         "bot.bot.create_bot(settings); "
         f"print(','.join(name for name in {later!r} if name in sys.modules))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        env=clean_env(),
-        cwd=tmp_path,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == ""
+    assert run_probe(probe, tmp_path) == ""

@@ -7,13 +7,13 @@ from __future__ import annotations
 import contextlib
 import signal
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.shutdown import RESTARTING
-from discord_emulator import DiscordEmulator
+from discord_emulator import DiscordEmulator, Interaction
 from discord_emulator.process import BotProcess
 from tests.support.bot import ANSWER_TIMEOUT, STOP_TIMEOUT, BotUnderTest, tracebacks
 from tests.support.tables import Table, answer, board, private_answer
@@ -75,21 +75,29 @@ def write_lock_held(path: Path) -> Iterator[sqlite3.Connection]:
         connection.close()
 
 
+@contextlib.asynccontextmanager
+async def a_command_waiting_on_the_schema(
+    emu: DiscordEmulator, workdir: Path
+) -> AsyncIterator[tuple[BotUnderTest, Interaction, sqlite3.Connection]]:
+    """A bot on the gateway whose schema upgrade waits for a held write lock, and a ``/ttt start``
+    waiting for the service; yields the bot, the command and the connection holding the lock."""
+    await _register_the_commands(emu, workdir)
+    fresh = workdir / "fresh.sqlite3"
+    with write_lock_held(fresh) as lock:
+        bot = BotUnderTest(emu, workdir, {"DATABASE_URL": f"sqlite+aiosqlite:///{fresh}"})
+        await bot.start()  # READY, while the upgrade waits for the lock
+        start = await Table.create(emu, "alice").slash("alice", "ttt start")
+        await bot.process.wait_for_output("Interactions wait until the game service is open")
+        yield bot, start, lock
+
+
 async def test_a_command_that_comes_while_the_schema_is_upgraded_is_answered_once_it_is(
     tmp_path: Path,
 ) -> None:
     """The bot is on the gateway before its database is ready: the command waits, then is played."""
-    async with DiscordEmulator() as emu:
-        await _register_the_commands(emu, tmp_path)
-        fresh = tmp_path / "fresh.sqlite3"
-        with write_lock_held(fresh) as lock:
-            bot = BotUnderTest(emu, tmp_path, {"DATABASE_URL": f"sqlite+aiosqlite:///{fresh}"})
-            await bot.start()  # READY, while the upgrade waits for the lock
-            table = Table.create(emu, "alice")
-            start = await table.slash("alice", "ttt start")
-            await bot.process.wait_for_output("Interactions wait until the game service is open")
-            assert start.callback is None, "answered before the schema was upgraded"
-            lock.execute("ROLLBACK")
+    async with DiscordEmulator() as emu, a_command_waiting_on_the_schema(emu, tmp_path) as (bot, start, lock):
+        assert start.callback is None, "answered before the schema was upgraded"
+        lock.execute("ROLLBACK")
         message = await answer(start)
         assert board(message) == "........." and not message.ephemeral
         await bot.process.wait_for_output("Handling 1 interaction(s) that arrived while the game service")
@@ -100,17 +108,9 @@ async def test_a_command_that_comes_while_the_schema_is_upgraded_is_answered_onc
 async def test_a_stop_while_the_schema_is_upgraded_asks_the_waiting_commands_to_try_again(
     tmp_path: Path,
 ) -> None:
-    async with DiscordEmulator() as emu:
-        await _register_the_commands(emu, tmp_path)
-        fresh = tmp_path / "fresh.sqlite3"
-        with write_lock_held(fresh) as lock:
-            bot = BotUnderTest(emu, tmp_path, {"DATABASE_URL": f"sqlite+aiosqlite:///{fresh}"})
-            await bot.start()
-            table = Table.create(emu, "alice")
-            start = await table.slash("alice", "ttt start")
-            await bot.process.wait_for_output("Interactions wait until the game service is open")
-            bot.process.send_signal(signal.SIGTERM)
-            assert await private_answer(start) == RESTARTING
-            lock.execute("ROLLBACK")
+    async with DiscordEmulator() as emu, a_command_waiting_on_the_schema(emu, tmp_path) as (bot, start, lock):
+        bot.process.send_signal(signal.SIGTERM)
+        assert await private_answer(start) == RESTARTING
+        lock.execute("ROLLBACK")
         assert await bot.process.wait_exit(timeout=STOP_TIMEOUT) == 0
         bot.check_log()
