@@ -4,11 +4,10 @@ SQLite gets, on every connection: WAL (readers never wait for the writer), forei
 keys on, a busy timeout (a second process waits for the write lock instead of
 failing; the wait happens on the connection's worker thread, every other call on the
 event loop's thread: :mod:`bot.db.sqlite_inline`), and ``synchronous=NORMAL``. In WAL
-mode a commit is complete once its
-frames are written to the WAL file; ``NORMAL`` skips only the fsync, so a killed
-process never loses a committed move (the write is in the operating system's
-cache); only a power cut or kernel crash can drop the last commits, and the
-database stays consistent even then. ``FULL`` would add one fsync per move.
+mode a commit is complete once its frames are written to the WAL file; ``NORMAL`` skips
+only the fsync, so a killed process never loses a committed move (the write is in the
+operating system's cache); only a power cut or kernel crash can drop the last commits,
+and the database stays consistent even then. ``FULL`` would add one fsync per move.
 
 Writes begin with ``BEGIN IMMEDIATE`` on SQLite: a transaction that reads the game
 and then updates it takes the write lock up front, so it waits for a concurrent
