@@ -1,7 +1,7 @@
 """Persistence: SQLAlchemy models, the repository (every query), engine set-up and migrations."""
 
 from bot.db.database import Database, create_engine, is_sqlite
-from bot.db.errors import DatabaseUnavailableError
+from bot.db.errors import DatabaseUnavailableError, LostRaceError
 from bot.db.models import (
     GLOBAL_SCOPE,
     Base,
@@ -21,6 +21,7 @@ __all__ = [
     "Database",
     "DatabaseUnavailableError",
     "Game",
+    "LostRaceError",
     "Move",
     "Player",
     "Rating",

@@ -7,3 +7,11 @@ class DatabaseUnavailableError(Exception):
     Nothing of the transaction was kept; trying again later may work. The SQLAlchemy
     or driver error is the ``__cause__``.
     """
+
+
+class LostRaceError(Exception):
+    """A compare-and-set on a game found another version than the one its writer decided on.
+
+    Another writer (in this process or another) changed the game first; nothing this
+    writer did in its transaction was kept. Deciding again on a fresh read may succeed.
+    """

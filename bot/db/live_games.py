@@ -18,23 +18,35 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   Every change is still a compare-and-set on the game's version (``UPDATE ... WHERE
   version = :seen``): when another process changed the game meanwhile, the update
   applies to no row, the cached game is dropped and read again on its next use.
+- **Compare-and-sets decided together.** A writer's first change of a game, made before
+  it wrote anything else, is not sent at once: it waits with the batch
+  (:meth:`Batch.defer_set`) and is sent with the others in one statement
+  (:func:`~bot.db.statements.compare_and_set_all`) when the batch next runs any
+  statement, at the latest right before its commit. So a batch of moves costs one
+  round trip for all their compare-and-sets, not one each. A writer whose compare-and-set
+  did not apply *lost the race*: everything it did in the batch is taken out (its moves
+  are not inserted, its game leaves the cache) and its ``write()`` raises
+  :class:`~bot.db.errors.LostRaceError` (at once if its body is still running, else once
+  the batch has committed without it); the other writers are not affected. A game
+  with a change waiting is not served from the cache until the change is decided.
 - **Moves inserted once per batch.** The moves the writers of a batch store are kept with
   the batch and inserted in one statement right before its commit (a move row is never
   read back by the transaction that writes it; a read of moves in a batch inserts the
-  pending ones first). The compare-and-set on the game, which decides, runs at once.
+  pending ones first).
 - **Core statements on one connection.** A batch is one transaction on the process's write
   connection, which is kept from batch to batch (and given back to the pool when a batch
   fails); the repository writes with Core statements built once, straight on it (no
   ORM unit of work, no flush). An ORM session joined to that transaction is made only when
   a writer reads models the repository does not build itself (lists of moves, ratings);
   it is never flushed or committed.
-- **All or nothing.** A body that fails after it wrote (or a database error, or a failed
-  commit) rolls the whole batch back; the other writers of that batch get
-  :class:`DatabaseUnavailableError` ("try again") and nothing of the batch is kept. A refusal
-  raised before any write (the usual case: the rules check before they write) leaves the
-  batch alone. Every game the failed batch touched leaves the cache. A writer that may
-  refuse after writing (starting a game: the channel's unique index has the last word)
-  asks to be ``isolated``: it runs in a savepoint, and its refusal undoes its writes alone.
+- **All or nothing.** A body that fails after a statement of its own wrote (or a database
+  error, or a failed commit) rolls the whole batch back; the other writers of that batch
+  get :class:`DatabaseUnavailableError` ("try again") and nothing of the batch is kept. A
+  refusal raised before any write (the usual case: the rules check before they write), or
+  after writes that still wait with the batch, takes out the writer's own part alone.
+  Every game the failed batch touched leaves the cache. A writer that may refuse after
+  writing (starting a game: the channel's unique index has the last word) asks to be
+  ``isolated``: it runs in a savepoint, and its refusal undoes its writes alone.
 
 Test-only fault hook: with ``TTT_TEST_KILL_AT=before-move-commit`` (or
 ``after-move-commit``) in the environment, the process kills itself with SIGKILL right
@@ -56,9 +68,9 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, AsyncTransaction
 
-from bot.db.errors import DatabaseUnavailableError
+from bot.db.errors import DatabaseUnavailableError, LostRaceError
 from bot.db.models import Game
-from bot.db.statements import MOVE_KEYS, MOVES, insert_rows
+from bot.db.statements import MOVE_KEYS, MOVES, compare_and_set_all, insert_rows
 
 log = logging.getLogger(__name__)
 
@@ -102,24 +114,55 @@ class LiveGameCache:
         return len(self._games)
 
 
+class Writer:
+    """One writer's part in a batch."""
+
+    __slots__ = ("deferred_set", "isolated", "lost", "wrote_directly")
+
+    def __init__(self, *, isolated: bool) -> None:
+        self.isolated = isolated
+        """Whether its body runs in a savepoint of its own."""
+        self.wrote_directly = False
+        """Whether a write of its own is in the transaction (only a rollback takes it back)."""
+        self.deferred_set: int | None = None
+        """The game whose compare-and-set of this writer waits with the batch."""
+        self.lost = False
+        """Whether its compare-and-set found another version: its part of the batch was taken out."""
+
+
+class _PendingSet:
+    """A compare-and-set waiting with its batch (see :meth:`Batch.defer_set`)."""
+
+    __slots__ = ("expected", "game_id", "values", "writer")
+
+    def __init__(self, writer: Writer, game_id: int, expected: int, values: dict[str, Any]) -> None:
+        self.writer = writer
+        self.game_id = game_id
+        self.expected = expected
+        self.values = values
+
+
 class Batch:
     """Writers sharing one transaction; see :class:`WriteBatches`."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: LiveGameCache) -> None:
         self.turn = asyncio.Lock()
         """Held by the writer whose body is running: bodies run one at a time."""
         self.joined = 0
         self.finished = 0
+        self._cache = cache
         self._connection: AsyncConnection | None = None
         self._session: AsyncSession | None = None
         self.failure: BaseException | None = None
+        self.running: Writer | None = None
+        """The writer whose body is running."""
         self.touched: set[int] = set()
         """Ids of the games the batch read or changed: they leave the cache if it fails."""
         self.stores_moves = False
-        self.pending_moves: list[dict[str, Any]] = []
+        self.pending_sets: dict[int, _PendingSet] = {}
+        """Compare-and-sets waiting to be sent, by game id (:meth:`settle` sends them)."""
+        self.pending_moves: list[tuple[Writer, dict[str, Any]]] = []
         """Move rows stored by the writers, inserted by :meth:`insert_moves` before the commit."""
-        self.writer_wrote = False
-        """Whether the body running now has written (set by the repository)."""
         self.outcome: asyncio.Future[BaseException | None] = asyncio.get_running_loop().create_future()
         """Resolved when the batch has ended: None once committed, else why it was rolled back."""
 
@@ -154,10 +197,87 @@ class Batch:
         await connection.begin()
         self._connection = connection
 
+    def wrote(self) -> None:
+        """Note that the running writer's own statement wrote (called by the repository)."""
+        if self.running is not None:
+            self.running.wrote_directly = True
+
+    def can_defer_set(self, game_id: int) -> bool:
+        """Whether the running writer's compare-and-set of ``game_id`` may wait with the batch.
+
+        It may when, should it not apply, everything the writer did can still be taken out:
+        the writer has written nothing but moves, runs in no savepoint, and the game has
+        no other change waiting.
+        """
+        writer = self.running
+        return (
+            writer is not None
+            and not writer.isolated
+            and not writer.wrote_directly
+            and writer.deferred_set is None
+            and game_id not in self.pending_sets
+        )
+
+    def defer_set(self, game_id: int, expected: int, values: dict[str, Any]) -> None:
+        """Keep the running writer's compare-and-set of ``game_id`` (``version`` from ``expected``
+        to ``values["version"]``) until :meth:`settle`; see :meth:`can_defer_set`."""
+        writer = self.running
+        assert writer is not None and self.can_defer_set(game_id)
+        writer.deferred_set = game_id
+        self.pending_sets[game_id] = _PendingSet(writer, game_id, expected, values)
+        self.touched.add(game_id)
+
+    def add_moves(self, rows: list[dict[str, Any]]) -> None:
+        """Keep the running writer's move rows until :meth:`insert_moves`."""
+        assert self.running is not None
+        self.pending_moves.extend((self.running, row) for row in rows)
+
+    async def settle(self) -> None:
+        """Send the waiting compare-and-sets, all in one statement; take out the writers that lost.
+
+        A writer whose change applied now has a write in the transaction. Raises
+        :class:`LostRaceError` when the running writer is one that lost.
+        """
+        if not self.pending_sets:
+            return
+        pending, self.pending_sets = list(self.pending_sets.values()), {}
+        applied = await compare_and_set_all(
+            self.connection, [(change.game_id, change.expected, change.values) for change in pending]
+        )
+        lost_here = None
+        for change in pending:
+            change.writer.deferred_set = None
+            if change.game_id in applied:
+                change.writer.wrote_directly = True
+            else:
+                change.writer.lost = True
+                self._take_out(change.writer, change.game_id)
+                if change.writer is self.running:
+                    lost_here = change.game_id
+        if lost_here is not None:
+            raise LostRaceError(f"game {lost_here} was changed by another writer")
+
+    def discard(self, writer: Writer) -> None:
+        """Take out what ``writer`` left waiting with the batch (its body failed before it was sent)."""
+        game_id = writer.deferred_set
+        if game_id is not None:
+            del self.pending_sets[game_id]
+            writer.deferred_set = None
+        self._take_out(writer, game_id)
+
+    def _take_out(self, writer: Writer, game_id: int | None) -> None:
+        if game_id is not None:
+            self._cache.drop(game_id)
+        if any(owner is writer for owner, _ in self.pending_moves):
+            self.pending_moves = [(owner, row) for owner, row in self.pending_moves if owner is not writer]
+
     async def insert_moves(self) -> None:
-        """Insert the pending move rows, all in one statement."""
+        """Settle the waiting compare-and-sets, then insert the pending move rows in one statement."""
+        await self.settle()
         if self.pending_moves:
-            rows, self.pending_moves = self.pending_moves, []
+            rows = [row for _, row in self.pending_moves]
+            self.pending_moves = []
+            self.stores_moves = True
             await insert_rows(self.connection, MOVES, MOVE_KEYS, rows)
 
     def close_session(self) -> None:
@@ -197,10 +317,12 @@ class WriteBatches:
         """The batch this writer joined, begun, for the length of the writer's body.
 
         Leaves once the batch has committed; raises :class:`DatabaseUnavailableError` when the
-        batch was rolled back (the body's own exception, if it raised, passes through).
+        batch was rolled back, and :class:`LostRaceError` when the writer's compare-and-set
+        found another version (the body's own exception, if it raised, passes through).
         ``isolated`` runs the body in a savepoint of its own, for a body that may refuse
         after it wrote: its exception then undoes its writes alone, not the batch's.
         """
+        writer = Writer(isolated=isolated)
         batch = self._join()
         try:
             async with batch.turn:
@@ -211,16 +333,18 @@ class WriteBatches:
                 except BaseException as error:
                     batch.failure = batch.failure or error
                     raise
-                batch.writer_wrote = False
                 savepoint = None
-                if isolated:  # the others' pending moves must not be undone with this writer's savepoint
+                if isolated:  # the others' pending writes must not be undone with this writer's savepoint
                     await batch.insert_moves()
                     savepoint = await batch.connection.begin_nested()
+                batch.running = writer
                 try:
                     yield batch
                 except BaseException as error:
-                    await self._body_failed(batch, savepoint, error)
+                    await self._body_failed(batch, writer, savepoint, error)
                     raise
+                finally:
+                    batch.running = None
                 if savepoint is not None:
                     await savepoint.commit()
         finally:
@@ -232,23 +356,27 @@ class WriteBatches:
         failure = await asyncio.shield(batch.outcome)
         if failure is not None:
             raise DatabaseUnavailableError("write batch rolled back") from failure
+        if writer.lost:
+            raise LostRaceError("a game was changed by another writer; nothing of this write was kept")
 
     async def _body_failed(
-        self, batch: Batch, savepoint: AsyncTransaction | None, error: BaseException
+        self, batch: Batch, writer: Writer, savepoint: AsyncTransaction | None, error: BaseException
     ) -> None:
-        """A writer's body raised: take back its own writes where it may, else fail the batch if it must."""
+        """A writer's body raised: take back its own writes where it may, else fail the batch."""
         if savepoint is not None and not _spoils_batch(error, None):
-            batch.pending_moves.clear()
+            batch.discard(writer)
             await savepoint.rollback()
             for game_id in batch.touched:
                 self.cache.drop(game_id)
-        elif batch.failure is None and _spoils_batch(error, batch):
-            batch.failure = error
+        elif _spoils_batch(error, writer):
+            batch.failure = batch.failure or error
+        else:
+            batch.discard(writer)
 
     def _join(self) -> Batch:
         batch = self._filling
         if batch is None or batch.joined >= self._max_batch:
-            batch = self._filling = Batch()
+            batch = self._filling = Batch(self.cache)
         batch.joined += 1
         self.writes += 1
         return batch
@@ -329,15 +457,15 @@ class WriteBatches:
             os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _spoils_batch(error: BaseException, batch: Batch | None) -> bool:
+def _spoils_batch(error: BaseException, writer: Writer | None) -> bool:
     """Whether a body's exception must roll back its whole batch.
 
     It must when the database failed underneath, when the body did not end normally
-    (cancelled), or when the body wrote something outside a savepoint of its own
-    (``batch`` None: the body has one, so its writes can be taken back alone).
+    (cancelled), or when a statement of the body wrote outside a savepoint of its own
+    (``writer`` None: the body has one, so its writes can be taken back alone).
     """
     if not isinstance(error, Exception) or isinstance(
         error, SQLAlchemyError | OSError | DatabaseUnavailableError
     ):
         return True
-    return batch is not None and batch.writer_wrote
+    return writer is not None and writer.wrote_directly

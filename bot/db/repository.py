@@ -2,10 +2,11 @@
 
 A :class:`Repository` wraps one session inside one transaction (see
 :class:`bot.db.database.Database`). Changes of a game's state go through
-:meth:`Repository.update_game`, a compare-and-set on the game's ``version``
+:meth:`Repository.apply`, a compare-and-set on the game's ``version``
 (``UPDATE games ... WHERE id = :id AND version = :version``): when two writers
 read the same version, the database applies exactly one of them, whether they
-run in one process or in several processes sharing one PostgreSQL server.
+run in one process or in several processes sharing one PostgreSQL server; the
+other hears :class:`~bot.db.errors.LostRaceError`.
 
 In a write transaction the repository serves games from the process's
 :class:`~bot.db.live_games.LiveGameCache` and keeps it current (see
@@ -25,6 +26,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from bot.db import direct
 from bot.db import statements as sql
+from bot.db.errors import LostRaceError
 from bot.db.live_games import Batch, LiveGameCache
 from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings, StoredReview
 from bot.db.transitions import columns
@@ -67,22 +69,38 @@ class Repository:
         return self._session
 
     async def _conn(self) -> AsyncConnection:
-        """The connection of this transaction, for Core statements."""
+        """The connection of this transaction, for Core statements.
+
+        In a write batch, the compare-and-sets waiting with the batch are settled first, so
+        that every statement sees them decided (and a writer that lost hears of it here).
+        """
+        if self._batch is not None:
+            await self._batch.settle()
+            return self._batch.connection
         if self._connection is None:
-            if self._batch is not None:
-                self._connection = self._batch.connection
-            else:
-                self._connection = await self.session.connection()
+            self._connection = await self.session.connection()
         return self._connection
+
+    async def _orm(self) -> AsyncSession:
+        """The ORM session of this transaction, for reads of models (waiting changes settled first)."""
+        if self._batch is not None:
+            await self._batch.settle()
+        return self.session
 
     async def _rows(self, statement: Any, parameters: Any = None) -> Sequence[sql.AnyRow]:
         result = await (await self._conn()).execute(statement, parameters)
         return result.all()
 
     def _writing(self) -> None:
-        """Note that this transaction writes (a failure after this rolls back its whole batch)."""
+        """Note that this transaction wrote (in a batch, a failure after this rolls back the whole batch)."""
         if self._batch is not None:
-            self._batch.writer_wrote = True
+            self._batch.wrote()
+
+    async def _write_conn(self) -> AsyncConnection:
+        """The connection, for a statement that writes: settled first (see :meth:`_conn`), then noted."""
+        connection = await self._conn()
+        self._writing()
+        return connection
 
     def _keep(self, game: Game) -> Game:
         """Make ``game`` the cached copy of its row."""
@@ -91,9 +109,6 @@ class Repository:
         if self._batch is not None:
             self._batch.touched.add(game.id)
         return game
-
-    async def _dialect(self) -> str:
-        return (await self._conn()).dialect.name
 
     # Players
 
@@ -105,8 +120,7 @@ class Repository:
         """Insert each ``(user_id, display_name)``, or update the stored name: one statement for all."""
         if not players:
             return
-        self._writing()
-        connection = await self._conn()
+        connection = await self._write_conn()
         rows = [
             {"id": user_id, "display_name": name, "created_at": now, "updated_at": now}
             for user_id, name in players
@@ -132,6 +146,8 @@ class Repository:
         fresh read (``cached=False``, which also refreshes the cache).
         """
         if cached and self._cache is not None:
+            if self._batch is not None and game_id in self._batch.pending_sets:
+                await self._batch.settle()  # a change waiting may yet not apply: never serve it
             copy = self._cache.get(game_id)
             if copy is not None:
                 if self._batch is not None:
@@ -140,17 +156,6 @@ class Repository:
         rows = await self._rows(sql.GAME_BY_ID, {"id": game_id})
         return self._keep(sql.game_from_row(rows[0])) if rows else None
 
-    async def reload(self, game: Game) -> None:
-        """Read ``game`` again from the database (after losing a compare-and-set, to show what won)."""
-        rows = await self._rows(sql.GAME_BY_ID, {"id": game.id})
-        if not rows:
-            if self._cache is not None:
-                self._cache.drop(game.id)
-            return
-        for key, value in zip(sql.GAME_KEYS, rows[0], strict=True):
-            set_committed_value(game, key, value)
-        self._keep(game)
-
     async def live_game(self, channel_id: int) -> Game | None:
         """The pending or active game of a channel, if any."""
         rows = await self._rows(sql.LIVE_GAME, {"channel_id": channel_id})
@@ -158,7 +163,7 @@ class Repository:
 
     async def latest_game(self, channel_id: int) -> Game | None:
         """The channel's most recently started game, live or not."""
-        result = await self.session.execute(
+        result = await (await self._orm()).execute(
             select(Game).where(Game.channel_id == channel_id).order_by(Game.id.desc()).limit(1)
         )
         return result.scalars().first()
@@ -182,7 +187,7 @@ class Repository:
         return self._keep(sql.game_from_row(row))
 
     async def update_game(self, game: Game, **values: Any) -> bool:
-        """Compare-and-set: apply ``values`` only if the stored version is still ``game.version``.
+        """Compare-and-set, sent at once: apply ``values`` only if the stored version is ``game.version``.
 
         On success the version goes up by one and ``game`` shows the new values; on
         failure (another writer got there first) nothing changes and False is returned, and
@@ -198,14 +203,34 @@ class Repository:
                 self._cache.drop(game.id)
             return False
         self._writing()
+        self._show(game, values)
+        return True
+
+    async def apply(self, game: Game, transition: Transition) -> None:
+        """Compare-and-set ``transition`` on ``game``; ``game`` shows it at once.
+
+        In a write batch, a writer's first write usually waits with the batch and is sent
+        with the other writers' (see :meth:`~bot.db.live_games.Batch.defer_set`); whether it
+        applied is known by the end of ``Database.write()``. Raises
+        :class:`~bot.db.errors.LostRaceError` (here, at the writer's next statement, or when
+        its ``write()`` ends) when another writer changed the game first: nothing of the
+        writer's transaction is then kept.
+        """
+        values = columns(transition)
+        if self._batch is None or not self._batch.can_defer_set(game.id):
+            if not await self.update_game(game, **values):
+                raise LostRaceError(f"game {game.id} was changed by another writer")
+            return
+        expected = game.version
+        values["version"] = expected + 1
+        self._batch.defer_set(game.id, expected, values)
+        self._show(game, values)
+
+    def _show(self, game: Game, values: dict[str, Any]) -> None:
+        """Give ``game`` the values just written and make it the cached copy of its row."""
         for name, value in values.items():
             set_committed_value(game, name, value)
         self._keep(game)
-        return True
-
-    async def apply(self, game: Game, transition: Transition) -> bool:
-        """Compare-and-set ``transition`` on ``game`` (see :meth:`update_game`)."""
-        return await self.update_game(game, **columns(transition))
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
         """Remember where the game's board message is; not a change of state, so no version bump."""
@@ -227,7 +252,7 @@ class Repository:
 
     async def due_games(self, now: datetime, limit: int = 100) -> Sequence[Game]:
         """Live games whose deadline has passed, oldest deadline first."""
-        result = await self.session.execute(
+        result = await (await self._orm()).execute(
             select(Game)
             .where(Game.status.in_(LIVE_STATUSES), Game.deadline.is_not(None), Game.deadline <= now)
             .order_by(Game.deadline, Game.id)
@@ -237,7 +262,7 @@ class Repository:
 
     async def next_deadline(self) -> datetime | None:
         """The earliest deadline of a live game, if any."""
-        result = await self.session.execute(
+        result = await (await self._orm()).execute(
             select(Game.deadline)
             .where(Game.status.in_(LIVE_STATUSES), Game.deadline.is_not(None))
             .order_by(Game.deadline)
@@ -261,12 +286,12 @@ class Repository:
             shard = Game.guild_id.op(">>")(literal(22, Integer)) % count
             owned = shard.in_(list(ids))
             query = query.where(or_(owned, Game.guild_id.is_(None)) if 0 in ids else owned)
-        result = await self.session.execute(query.order_by(Game.updated_at, Game.id).limit(limit))
+        result = await (await self._orm()).execute(query.order_by(Game.updated_at, Game.id).limit(limit))
         return result.scalars().all()
 
     async def finished_games_of(self, user_id: int) -> Sequence[Game]:
         """Every finished game the user played, oldest first."""
-        result = await self.session.execute(
+        result = await (await self._orm()).execute(
             select(Game)
             .where(
                 or_(Game.x_player_id == user_id, Game.o_player_id == user_id),
@@ -278,7 +303,7 @@ class Repository:
 
     async def latest_finished_games(self, user_id: int, guild_id: int | None, limit: int) -> Sequence[Game]:
         """The user's finished games in one server (``guild_id``; None: outside servers), newest first."""
-        result = await self.session.execute(
+        result = await (await self._orm()).execute(
             select(Game)
             .where(
                 or_(Game.x_player_id == user_id, Game.o_player_id == user_id),
@@ -307,7 +332,6 @@ class Repository:
         In a write batch the rows join the batch's pending moves, inserted together right
         before its commit (:class:`~bot.db.live_games.Batch`); otherwise at once.
         """
-        self._writing()
         rows = [
             {
                 "game_id": game_id,
@@ -320,16 +344,16 @@ class Repository:
             for ply, cell, mark, player_id in moves
         ]
         if self._batch is not None:
-            self._batch.stores_moves = True
-            self._batch.pending_moves.extend(rows)
+            self._batch.add_moves(rows)
             return
-        await sql.insert_rows(await self._conn(), sql.MOVES, sql.MOVE_KEYS, rows)
+        await sql.insert_rows(await self._write_conn(), sql.MOVES, sql.MOVE_KEYS, rows)
 
     async def moves(self, game_id: int) -> Sequence[Move]:
         """The moves of game ``game_id`` in ply order."""
         if self._batch is not None:
             await self._batch.insert_moves()
-        result = await self.session.execute(select(Move).where(Move.game_id == game_id).order_by(Move.ply))
+        query = select(Move).where(Move.game_id == game_id).order_by(Move.ply)
+        result = await (await self._orm()).execute(query)
         return result.scalars().all()
 
     # Ratings
@@ -343,8 +367,7 @@ class Repository:
         The ratings returned belong to no session: change them, then store them with
         :meth:`update_ratings`.
         """
-        self._writing()
-        connection = await self._conn()
+        connection = await self._write_conn()
         rows = [
             {
                 "player_id": player_id,
@@ -377,20 +400,19 @@ class Repository:
             for rating in ratings
         ]
         if rows:
-            self._writing()
-            await (await self._conn()).execute(sql.UPDATE_RATING, rows)
+            await (await self._write_conn()).execute(sql.UPDATE_RATING, rows)
 
     async def stored_review(self, game_id: int) -> str | None:
         """The review kept for a game (its moves as JSON), if one was computed."""
-        review = await self.session.get(StoredReview, game_id)
+        review = await (await self._orm()).get(StoredReview, game_id)
         return None if review is None else review.moves
 
     async def store_review(self, game_id: int, moves: str, now: datetime) -> None:
         """Keep a game's review; a review another process stored first stays."""
-        self._writing()
-        statement = sql.dialect_insert(await self._dialect(), _REVIEWS)
+        connection = await self._write_conn()
+        statement = sql.dialect_insert(connection.dialect.name, _REVIEWS)
         statement = statement.values(game_id=game_id, moves=moves, created_at=now).on_conflict_do_nothing()
-        await (await self._conn()).execute(statement)
+        await connection.execute(statement)
 
     async def add_rating_changes(
         self, game_id: int, ratings: Sequence[tuple[int, int, float]], played_at: datetime
@@ -398,16 +420,15 @@ class Repository:
         """Record each player's rating in a scope, ``(player_id, scope, rating)``, after game ``game_id``."""
         if not ratings:
             return
-        self._writing()
         rows = [
             {"player_id": p, "scope": scope, "game_id": game_id, "rating": rating, "played_at": played_at}
             for p, scope, rating in ratings
         ]
-        await sql.insert_rows(await self._conn(), sql.RATING_CHANGES, sql.RATING_CHANGE_KEYS, rows)
+        await sql.insert_rows(await self._write_conn(), sql.RATING_CHANGES, sql.RATING_CHANGE_KEYS, rows)
 
     async def rating_changes(self, player_id: int, scope: int) -> Sequence[RatingChange]:
         """The player's rating after each rated game in ``scope``, oldest first."""
-        result = await self.session.execute(
+        result = await (await self._orm()).execute(
             select(RatingChange)
             .where(RatingChange.player_id == player_id, RatingChange.scope == scope)
             .order_by(RatingChange.played_at, RatingChange.game_id)
@@ -416,11 +437,11 @@ class Repository:
 
     async def rating(self, player_id: int, scope: int) -> Rating | None:
         """The rating of ``player_id`` in ``scope``, if rated there."""
-        return await self.session.get(Rating, (player_id, scope))
+        return await (await self._orm()).get(Rating, (player_id, scope))
 
     async def leaderboard(self, scope: int, min_games: int, limit: int) -> Sequence[tuple[Rating, str]]:
         """The best rated players of a scope who have at least ``min_games`` rated games."""
-        result = await self.session.execute(
+        result = await (await self._orm()).execute(
             select(Rating, Player.display_name)
             .join(Player, Player.id == Rating.player_id)
             .where(Rating.scope == scope, Rating.games >= min_games)
@@ -434,7 +455,7 @@ class Repository:
         own = await self.rating(player_id, scope)
         if own is None or own.games < min_games:
             return None
-        result = await self.session.execute(
+        result = await (await self._orm()).execute(
             select(func.count())
             .select_from(Rating)
             .where(Rating.scope == scope, Rating.games >= min_games, Rating.rating > own.rating)
@@ -450,10 +471,10 @@ class Repository:
 
     async def set_server_language(self, guild_id: int, language: str | None, now: datetime) -> None:
         """Set (None: clear) the language of the server ``guild_id``."""
-        self._writing()
-        statement = sql.dialect_insert(await self._dialect(), _SERVER_SETTINGS)
+        connection = await self._write_conn()
+        statement = sql.dialect_insert(connection.dialect.name, _SERVER_SETTINGS)
         statement = statement.values(guild_id=guild_id, language=language, updated_at=now)
         statement = statement.on_conflict_do_update(
             index_elements=[ServerSettings.guild_id], set_={"language": language, "updated_at": now}
         )
-        await (await self._conn()).execute(statement)
+        await connection.execute(statement)

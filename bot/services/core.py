@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import TypeVar
 
-from bot.db import Database, DatabaseUnavailableError, Game, Repository
+from bot.db import Database, DatabaseUnavailableError, Game, LostRaceError, Repository
 from bot.engine import Board
 from bot.services import refusals
 from bot.services.engine_pool import EnginePool
@@ -48,12 +48,15 @@ class ServiceCore:
 
     @asynccontextmanager
     async def _guard(self) -> AsyncIterator[None]:
-        """Turn an unreachable or locked database into a short "try again" for the user."""
+        """Turn an unreachable or locked database into a short "try again" for the user, and a
+        change another writer made first into :class:`~bot.services.refusals.StaleBoard`."""
         try:
             yield
         except DatabaseUnavailableError as error:
             log.warning("Database unavailable: %s", error, exc_info=error.__cause__)
             raise refusals.Unavailable() from error
+        except LostRaceError as error:
+            raise refusals.StaleBoard() from error
 
     @asynccontextmanager
     async def write(self, *, isolated: bool = False) -> AsyncIterator[Repository]:

@@ -49,8 +49,7 @@ async def end(
         ending = await finishing(repo, game, result, reason, now, game.ply, ratings)
     else:
         ending = Ending(status, reason)
-    if not await repo.apply(game, Ended(ending, now)):
-        raise refusals.StaleBoard()
+    await repo.apply(game, Ended(ending, now))
     if ending.status is GameStatus.FINISHED:
         await apply_ratings(repo, game, now, ratings)
 
@@ -116,9 +115,10 @@ class Endings:
                     else:
                         winner = rules.RESULT_OF_WINNER[board.turn.other]
                         await end(core, repo, game, GameStatus.FINISHED, winner, EndReason.TIMEOUT, now)
-                    ended.append(await core.view(repo, game, board))
+                    view = await core.view(repo, game, board)
             except refusals.StaleBoard:
                 continue
+            ended.append(view)
         return ended
 
     async def next_deadline(self) -> datetime | None:

@@ -110,9 +110,7 @@ class Moves:
             result = GameResult.DRAW if winner is None else rules.RESULT_OF_WINNER[winner]
             reason = EndReason.FULL if winner is None else EndReason.LINE
             ending = await finishing(repo, game, result, reason, now, after.ply, self._core.settings.ratings)
-        moved = Moved(after.compact, after.ply, plays[-1][1], deadline, now, ending)
-        if not await repo.apply(game, moved):
-            raise refusals.StaleBoard()
+        await repo.apply(game, Moved(after.compact, after.ply, plays[-1][1], deadline, now, ending))
         await repo.add_moves(
             game.id, [(before.ply, move, before.turn.value, who) for before, move, who in plays], now
         )
@@ -167,16 +165,16 @@ class Moves:
         board = turn.board
         cell = await core.engine.choose_move(board, turn.level, bot_seed(turn.seed, board.ply))
         now = core.clock()
-        async with core.write() as repo:
-            current = await core.game_by_id(repo, turn.game_id)
-            if current.version != turn.version:
-                return await core.view(repo, current)
-            try:
+        try:
+            async with core.write() as repo:
+                current = await core.game_by_id(repo, turn.game_id)
+                if current.version != turn.version:
+                    return await core.view(repo, current)
                 after = await self.play(repo, current, board, cell, None, now)
-            except refusals.StaleBoard:
-                await repo.reload(current)
-                return await core.view(repo, current)
-            return await core.view(repo, current, after)
+                return await core.view(repo, current, after)
+        except refusals.StaleBoard:  # the game changed since it was read: show what won
+            async with core.read() as repo:
+                return await core.view(repo, await core.game_by_id(repo, turn.game_id))
 
     async def resume_bot_turns(self) -> list[GameView]:
         """Make the bot's moves left pending (by a restart) in the games of this process's shards."""

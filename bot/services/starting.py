@@ -73,8 +73,7 @@ class Starting:
         async with core.write() as repo:
             game = await self._pending_for(repo, place, user, game_id, cached=cached)
             accepted = Accepted(core.turn_deadline(game.x_player_id, now), now)
-            if not await repo.apply(game, accepted):
-                raise refusals.StaleBoard()
+            await repo.apply(game, accepted)
             names = await core.names(repo, game)
             await core.save_players(repo, now, user, known=names)
             return await core.view(repo, game, names={**names, user.user_id: user.display_name[:NAME_LENGTH]})

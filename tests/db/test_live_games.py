@@ -8,7 +8,8 @@ import random
 import pytest
 from sqlalchemy import func, select
 
-from bot.db import Database, DatabaseUnavailableError, Game, Player
+from bot.db import Database, DatabaseUnavailableError, Game, LostRaceError, Player
+from bot.states import Moved
 from tests.db.test_repository import NOW, PLAYER, game_values
 
 
@@ -222,5 +223,166 @@ async def test_a_writer_reading_moves_sees_those_its_batch_stored(database_url: 
         async with database.write() as repo:
             await repo.add_moves(game.id, [(0, 4, "X", PLAYER), (1, 0, "O", None)], NOW)
             assert [(m.ply, m.cell) for m in await repo.moves(game.id)] == [(0, 4), (1, 0)]
+    finally:
+        await database.close()
+
+
+async def _games_with_player(database: Database, channels: range) -> list[Game]:
+    async with database.write() as repo:
+        await repo.save_player(PLAYER, "p", NOW)
+        games = [await repo.add_game(**game_values(channel=channel)) for channel in channels]
+    assert all(game is not None for game in games)
+    return [game for game in games if game is not None]
+
+
+async def _changed_elsewhere(url: str, game_id: int) -> None:
+    """Another process moves in the game (so this process's cached copy is outdated)."""
+    elsewhere = Database(url)
+    try:
+        async with elsewhere.write() as repo:
+            theirs = await repo.game(game_id)
+            assert theirs is not None
+            await repo.apply(theirs, Moved("....X....", 1, 4, None, NOW))
+    finally:
+        await elsewhere.close()
+
+
+async def _stored(database: Database, game_id: int) -> tuple[int, str, list[int]]:
+    """The stored version, board and cells of the moves of a game."""
+    async with database.read() as repo:
+        game = await repo.game(game_id)
+        assert game is not None
+        return game.version, game.board, [move.cell for move in await repo.moves(game_id)]
+
+
+class _OneBatch:
+    """Writers that join one batch: each body waits until every writer has joined."""
+
+    def __init__(self, count: int) -> None:
+        self._count = count
+        self._joined = 0
+        self.all_joined = asyncio.Event()
+
+    def joining(self) -> None:
+        """Called right before a writer enters ``Database.write()`` (which joins without waiting)."""
+        self._joined += 1
+        if self._joined == self._count:
+            self.all_joined.set()
+
+
+async def test_a_batch_decides_its_changes_together_and_takes_out_only_the_writer_that_lost(
+    database_url: str,
+) -> None:
+    database = Database(database_url)
+    try:
+        games = await _games_with_player(database, range(701, 704))
+        await _changed_elsewhere(database_url, games[1].id)
+        batch = _OneBatch(len(games))
+
+        async def mover(game_id: int) -> None:
+            batch.joining()
+            async with database.write() as repo:
+                await batch.all_joined.wait()
+                game = await repo.game(game_id, cached=True)
+                assert game is not None
+                await repo.apply(game, Moved("X........", 1, 0, None, NOW))
+                await repo.add_moves(game_id, [(0, 0, "X", PLAYER)], NOW)
+
+        commits = database.batches.commits
+        results = await asyncio.gather(*(mover(game.id) for game in games), return_exceptions=True)
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], LostRaceError)
+        assert database.batches.commits == commits + 1, "the three writers did not share one batch"
+        for kept in (games[0], games[2]):
+            assert await _stored(database, kept.id) == (2, "X........", [0])
+        assert await _stored(database, games[1].id) == (2, "....X....", []), "the lost writer's move was kept"
+        async with database.write() as repo:
+            fresh = await repo.game(games[1].id, cached=True)
+            assert fresh is not None and fresh.board == "....X....", "the lost game stayed cached"
+    finally:
+        await database.close()
+
+
+async def test_a_writer_that_lost_hears_it_at_its_next_statement(database_url: str) -> None:
+    database = Database(database_url)
+    try:
+        (game,) = await _games_with_player(database, range(711, 712))
+        async with database.write() as repo:
+            assert await repo.game(game.id, cached=True) is game
+        await _changed_elsewhere(database_url, game.id)
+        with pytest.raises(LostRaceError):
+            async with database.write() as repo:
+                await repo.apply(game, Moved("X........", 1, 0, None, NOW))
+                await repo.add_moves(game.id, [(0, 0, "X", PLAYER)], NOW)
+                await repo.display_names([PLAYER])
+                pytest.fail("the statement after a lost change ran")
+        assert await _stored(database, game.id) == (2, "....X....", [])
+    finally:
+        await database.close()
+
+
+async def test_a_refusal_after_a_waiting_change_takes_out_only_that_writer(database_url: str) -> None:
+    database = Database(database_url)
+    try:
+        games = await _games_with_player(database, range(721, 723))
+        batch = _OneBatch(2)
+
+        async def refuses_after_moving() -> None:
+            batch.joining()
+            async with database.write() as repo:
+                await batch.all_joined.wait()
+                game = await repo.game(games[0].id, cached=True)
+                assert game is not None
+                await repo.apply(game, Moved("X........", 1, 0, None, NOW))
+                await repo.add_moves(game.id, [(0, 0, "X", PLAYER)], NOW)
+                raise RefusedError
+
+        async def moves() -> None:
+            batch.joining()
+            async with database.write() as repo:
+                game = await repo.game(games[1].id, cached=True)
+                assert game is not None
+                await repo.apply(game, Moved("X........", 1, 0, None, NOW))
+                await repo.add_moves(game.id, [(0, 0, "X", PLAYER)], NOW)
+
+        results = await asyncio.gather(refuses_after_moving(), moves(), return_exceptions=True)
+        assert isinstance(results[0], RefusedError) and results[1] is None
+        assert await _stored(database, games[0].id) == (1, "." * 9, [])
+        assert await _stored(database, games[1].id) == (2, "X........", [0])
+        async with database.write() as repo:
+            again = await repo.game(games[0].id, cached=True)
+            assert again is not None and (again.version, again.board) == (1, "." * 9)
+    finally:
+        await database.close()
+
+
+async def test_a_game_with_a_change_waiting_is_served_once_it_is_decided(
+    database_url: str,
+) -> None:
+    database = Database(database_url)
+    try:
+        (game,) = await _games_with_player(database, range(731, 732))
+        async with database.write() as repo:
+            assert await repo.game(game.id, cached=True) is game
+        await _changed_elsewhere(database_url, game.id)
+        batch = _OneBatch(2)
+        seen: list[tuple[int, str]] = []
+
+        async def moves_on_the_outdated_copy() -> None:
+            batch.joining()
+            async with database.write() as repo:
+                await batch.all_joined.wait()
+                await repo.apply(game, Moved("X........", 1, 0, None, NOW))
+
+        async def reads_the_game() -> None:
+            batch.joining()
+            async with database.write() as repo:
+                read = await repo.game(game.id, cached=True)
+                assert read is not None
+                seen.append((read.version, read.board))
+
+        results = await asyncio.gather(moves_on_the_outdated_copy(), reads_the_game(), return_exceptions=True)
+        assert isinstance(results[0], LostRaceError) and results[1] is None
+        assert seen == [(2, "....X....")], "a change that did not apply was read as if it had"
     finally:
         await database.close()

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.db import Database, Game
+from bot.db import Database, Game, LostRaceError
 from bot.states import Accepted, Ended, Ending, EndReason, GameResult, GameStatus, Moved
 from tests.db.test_repository import NOW, PLAYER, game_values
 
@@ -35,7 +35,7 @@ async def test_an_accepted_challenge_becomes_active_with_its_deadline(database: 
     async with database.write() as repo:
         game = await repo.add_game(**game_values(status=GameStatus.PENDING))
         assert game is not None
-        assert await repo.apply(game, Accepted(DEADLINE, LATER))
+        await repo.apply(game, Accepted(DEADLINE, LATER))
     after = await stored(database, game.id)
     assert (after.status, after.deadline, after.updated_at, after.version) == (
         GameStatus.ACTIVE,
@@ -50,7 +50,7 @@ async def test_a_deciding_move_stores_the_board_and_the_ending_at_once(database:
     async with database.write() as repo:
         game = await repo.add_game(**game_values(deadline=DEADLINE))
         assert game is not None
-        assert await repo.apply(game, Moved("XXXOO....", 5, 2, None, LATER, ending))
+        await repo.apply(game, Moved("XXXOO....", 5, 2, None, LATER, ending))
     after = await stored(database, game.id)
     assert (after.board, after.ply, after.last_cell, after.deadline) == ("XXXOO....", 5, 2, None)
     assert (after.status, after.result, after.end_reason, after.finished_at) == (
@@ -66,7 +66,7 @@ async def test_a_cancel_has_no_result_and_leaves_the_game_unrated(database: Data
     async with database.write() as repo:
         game = await repo.add_game(**game_values(deadline=DEADLINE))
         assert game is not None
-        assert await repo.apply(game, Ended(Ending(GameStatus.CANCELLED, EndReason.CANCEL), LATER))
+        await repo.apply(game, Ended(Ending(GameStatus.CANCELLED, EndReason.CANCEL), LATER))
     after = await stored(database, game.id)
     assert (after.status, after.result, after.end_reason, after.deadline, after.finished_at) == (
         GameStatus.CANCELLED,
@@ -88,8 +88,9 @@ async def test_a_transition_on_an_outdated_copy_changes_nothing(database: Databa
         second = await repo.game(game.id)
     assert first is not None and second is not None
     async with database.write() as repo:
-        assert await repo.apply(first, Moved("X........", 1, 0, DEADLINE, LATER))
-    async with database.write() as repo:
-        assert not await repo.apply(second, Ended(Ending(GameStatus.CANCELLED, EndReason.CANCEL), LATER))
+        await repo.apply(first, Moved("X........", 1, 0, DEADLINE, LATER))
+    with pytest.raises(LostRaceError):
+        async with database.write() as repo:
+            await repo.apply(second, Ended(Ending(GameStatus.CANCELLED, EndReason.CANCEL), LATER))
     after = await stored(database, game.id)
     assert (after.status, after.board, after.version) == (GameStatus.ACTIVE, "X........", 2)
