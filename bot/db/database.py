@@ -125,16 +125,17 @@ class Database:
         return self._batches
 
     @asynccontextmanager
-    async def write(self, *, isolated: bool = False) -> AsyncIterator[Repository]:
+    async def write(self) -> AsyncIterator[Repository]:
         """A repository in a write transaction; leaves once the transaction is committed.
 
         The transaction may be shared with other writers (group commit). A body that
-        raises before writing leaves the others alone; one that wrote and then raises
-        rolls back the whole batch, unless it is ``isolated`` (its own savepoint: for a
-        body that may refuse after writing). Raises :class:`DatabaseUnavailableError` when the
-        database fails underneath or the batch was rolled back.
+        raises before writing leaves the others alone, and so does one whose writes still
+        wait with the batch; one that wrote and then raises rolls back the whole batch.
+        Raises :class:`DatabaseUnavailableError` when the database fails underneath or the
+        batch was rolled back, and :class:`~bot.db.errors.LostRaceError` when another writer
+        changed a game first (nothing of this writer's was kept).
         """
-        async with _outages_as_unavailable(), self.batches.joined(isolated=isolated) as batch:
+        async with _outages_as_unavailable(), self.batches.joined() as batch:
             yield Repository(cache=self.live_games, batch=batch)
 
     @asynccontextmanager

@@ -44,9 +44,10 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   get :class:`DatabaseUnavailableError` ("try again") and nothing of the batch is kept. A
   refusal raised before any write (the usual case: the rules check before they write), or
   after writes that still wait with the batch, takes out the writer's own part alone.
-  Every game the failed batch touched leaves the cache. A writer that may refuse after
-  writing (starting a game: the channel's unique index has the last word) asks to be
-  ``isolated``: it runs in a savepoint, and its refusal undoes its writes alone.
+  Every game the failed batch touched leaves the cache. Two writes bind no writer: a
+  display name stored (a fact from Discord, not a decision) and a game not inserted
+  because its channel already has a live one (the unique index refuses it without an
+  error); so a start refused by that index leaves its batch alone.
 
 Test-only fault hook: with ``TTT_TEST_KILL_AT=before-move-commit`` (or
 ``after-move-commit``) in the environment, the process kills itself with SIGKILL right
@@ -66,11 +67,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, AsyncTransaction
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from bot.db.errors import DatabaseUnavailableError, LostRaceError
 from bot.db.models import Game
-from bot.db.statements import MOVE_KEYS, MOVES, compare_and_set_all, insert_rows
+from bot.db.statements import MOVE_KEYS, MOVES, compare_and_set_all, insert_rows, set_messages
 
 log = logging.getLogger(__name__)
 
@@ -117,11 +118,9 @@ class LiveGameCache:
 class Writer:
     """One writer's part in a batch."""
 
-    __slots__ = ("deferred_set", "isolated", "lost", "wrote_directly")
+    __slots__ = ("deferred_set", "lost", "wrote_directly")
 
-    def __init__(self, *, isolated: bool) -> None:
-        self.isolated = isolated
-        """Whether its body runs in a savepoint of its own."""
+    def __init__(self) -> None:
         self.wrote_directly = False
         """Whether a write of its own is in the transaction (only a rollback takes it back)."""
         self.deferred_set: int | None = None
@@ -140,6 +139,10 @@ class _PendingSet:
         self.game_id = game_id
         self.expected = expected
         self.values = values
+
+
+_Waiting = list[tuple[Writer, dict[str, Any]]]
+"""Rows waiting with a batch, each with the writer that stored it."""
 
 
 class Batch:
@@ -161,8 +164,10 @@ class Batch:
         self.stores_moves = False
         self.pending_sets: dict[int, _PendingSet] = {}
         """Compare-and-sets waiting to be sent, by game id (:meth:`settle` sends them)."""
-        self.pending_moves: list[tuple[Writer, dict[str, Any]]] = []
+        self.pending_moves: _Waiting = []
         """Move rows stored by the writers, inserted by :meth:`insert_moves` before the commit."""
+        self.pending_messages: _Waiting = []
+        """Board messages recorded by the writers (:meth:`defer_message`), sent by :meth:`settle`."""
         self.outcome: asyncio.Future[BaseException | None] = asyncio.get_running_loop().create_future()
         """Resolved when the batch has ended: None once committed, else why it was rolled back."""
 
@@ -206,13 +211,11 @@ class Batch:
         """Whether the running writer's compare-and-set of ``game_id`` may wait with the batch.
 
         It may when, should it not apply, everything the writer did can still be taken out:
-        the writer has written nothing but moves, runs in no savepoint, and the game has
-        no other change waiting.
+        the writer has written nothing but moves, and the game has no other change waiting.
         """
         writer = self.running
         return (
             writer is not None
-            and not writer.isolated
             and not writer.wrote_directly
             and writer.deferred_set is None
             and game_id not in self.pending_sets
@@ -227,17 +230,30 @@ class Batch:
         self.pending_sets[game_id] = _PendingSet(writer, game_id, expected, values)
         self.touched.add(game_id)
 
+    def defer_message(self, values: dict[str, Any]) -> None:
+        """Keep the running writer's record of a game's board message (``_id``, ``message_channel_id``,
+        ``message_id``) until :meth:`settle`."""
+        assert self.running is not None
+        self.pending_messages.append((self.running, values))
+        self.touched.add(values["_id"])
+
     def add_moves(self, rows: list[dict[str, Any]]) -> None:
         """Keep the running writer's move rows until :meth:`insert_moves`."""
         assert self.running is not None
         self.pending_moves.extend((self.running, row) for row in rows)
 
     async def settle(self) -> None:
-        """Send the waiting compare-and-sets, all in one statement; take out the writers that lost.
+        """Send the waiting compare-and-sets, all in one statement, and the board messages;
+        take out the writers that lost.
 
-        A writer whose change applied now has a write in the transaction. Raises
+        A writer whose change was sent now has a write in the transaction. Raises
         :class:`LostRaceError` when the running writer is one that lost.
         """
+        if self.pending_messages:
+            messages, self.pending_messages = self.pending_messages, []
+            await set_messages(self.connection, [values for _, values in messages])
+            for writer, _ in messages:
+                writer.wrote_directly = True
         if not self.pending_sets:
             return
         pending, self.pending_sets = list(self.pending_sets.values()), {}
@@ -268,8 +284,11 @@ class Batch:
     def _take_out(self, writer: Writer, game_id: int | None) -> None:
         if game_id is not None:
             self._cache.drop(game_id)
-        if any(owner is writer for owner, _ in self.pending_moves):
-            self.pending_moves = [(owner, row) for owner, row in self.pending_moves if owner is not writer]
+        for owner, values in self.pending_messages:
+            if owner is writer:
+                self._cache.drop(values["_id"])
+        self.pending_moves = _without(self.pending_moves, writer)
+        self.pending_messages = _without(self.pending_messages, writer)
 
     async def insert_moves(self) -> None:
         """Settle the waiting compare-and-sets, then insert the pending move rows in one statement."""
@@ -284,6 +303,13 @@ class Batch:
         """Let go of the ORM session's models (no I/O: it owns neither the connection nor its transaction)."""
         if self._session is not None:
             self._session.sync_session.close()
+
+
+def _without(
+    entries: list[tuple[Writer, dict[str, Any]]], writer: Writer
+) -> list[tuple[Writer, dict[str, Any]]]:
+    """``entries`` but those of ``writer``."""
+    return [entry for entry in entries if entry[0] is not writer]
 
 
 def _kill_point() -> str | None:
@@ -313,16 +339,14 @@ class WriteBatches:
         self.writes = 0
 
     @asynccontextmanager
-    async def joined(self, *, isolated: bool = False) -> AsyncIterator[Batch]:
+    async def joined(self) -> AsyncIterator[Batch]:
         """The batch this writer joined, begun, for the length of the writer's body.
 
         Leaves once the batch has committed; raises :class:`DatabaseUnavailableError` when the
         batch was rolled back, and :class:`LostRaceError` when the writer's compare-and-set
         found another version (the body's own exception, if it raised, passes through).
-        ``isolated`` runs the body in a savepoint of its own, for a body that may refuse
-        after it wrote: its exception then undoes its writes alone, not the batch's.
         """
-        writer = Writer(isolated=isolated)
+        writer = Writer()
         batch = self._join()
         try:
             async with batch.turn:
@@ -333,20 +357,17 @@ class WriteBatches:
                 except BaseException as error:
                     batch.failure = batch.failure or error
                     raise
-                savepoint = None
-                if isolated:  # the others' pending writes must not be undone with this writer's savepoint
-                    await batch.insert_moves()
-                    savepoint = await batch.connection.begin_nested()
                 batch.running = writer
                 try:
                     yield batch
                 except BaseException as error:
-                    await self._body_failed(batch, writer, savepoint, error)
+                    if _spoils_batch(error, writer):
+                        batch.failure = batch.failure or error
+                    else:
+                        batch.discard(writer)
                     raise
                 finally:
                     batch.running = None
-                if savepoint is not None:
-                    await savepoint.commit()
         finally:
             batch.finished += 1
             if batch.finished == batch.joined:
@@ -358,20 +379,6 @@ class WriteBatches:
             raise DatabaseUnavailableError("write batch rolled back") from failure
         if writer.lost:
             raise LostRaceError("a game was changed by another writer; nothing of this write was kept")
-
-    async def _body_failed(
-        self, batch: Batch, writer: Writer, savepoint: AsyncTransaction | None, error: BaseException
-    ) -> None:
-        """A writer's body raised: take back its own writes where it may, else fail the batch."""
-        if savepoint is not None and not _spoils_batch(error, None):
-            batch.discard(writer)
-            await savepoint.rollback()
-            for game_id in batch.touched:
-                self.cache.drop(game_id)
-        elif _spoils_batch(error, writer):
-            batch.failure = batch.failure or error
-        else:
-            batch.discard(writer)
 
     def _join(self) -> Batch:
         batch = self._filling
@@ -457,15 +464,15 @@ class WriteBatches:
             os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _spoils_batch(error: BaseException, writer: Writer | None) -> bool:
+def _spoils_batch(error: BaseException, writer: Writer) -> bool:
     """Whether a body's exception must roll back its whole batch.
 
     It must when the database failed underneath, when the body did not end normally
-    (cancelled), or when a statement of the body wrote outside a savepoint of its own
-    (``writer`` None: the body has one, so its writes can be taken back alone).
+    (cancelled), or when a statement of the writer's own wrote (what still waits with
+    the batch can be taken out alone).
     """
     if not isinstance(error, Exception) or isinstance(
         error, SQLAlchemyError | OSError | DatabaseUnavailableError
     ):
         return True
-    return writer is not None and writer.wrote_directly
+    return writer.wrote_directly

@@ -20,7 +20,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Integer, Table, and_, func, literal, or_, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -117,10 +116,15 @@ class Repository:
         await self.save_players([(user_id, display_name)], now)
 
     async def save_players(self, players: Sequence[tuple[int, str]], now: datetime) -> None:
-        """Insert each ``(user_id, display_name)``, or update the stored name: one statement for all."""
+        """Insert each ``(user_id, display_name)``, or update the stored name: one statement for all.
+
+        In a write batch this stays even when the writer then refuses: a display name is what
+        Discord said, not something the writer decided, so it does not tie the writer to its
+        batch (see :class:`~bot.db.live_games.WriteBatches`).
+        """
         if not players:
             return
-        connection = await self._write_conn()
+        connection = await self._conn()
         rows = [
             {"id": user_id, "display_name": name, "created_at": now, "updated_at": now}
             for user_id, name in players
@@ -169,22 +173,14 @@ class Repository:
         return result.scalars().first()
 
     async def add_game(self, **values: Any) -> Game | None:
-        """Insert a game; None when the channel already has a live one (the partial unique index).
-
-        On SQLite a failed statement takes back only itself; elsewhere (PostgreSQL) it spoils
-        the transaction, so there the insert runs in a savepoint.
-        """
+        """Insert a game; None when the channel already has a live one (the partial unique index):
+        nothing is then written, and the transaction goes on."""
         connection = await self._conn()
-        try:
-            if connection.dialect.name == "sqlite":
-                row = (await connection.execute(sql.INSERT_GAME, values)).one()
-            else:
-                async with connection.begin_nested():
-                    row = (await connection.execute(sql.INSERT_GAME, values)).one()
-        except IntegrityError:
+        rows = (await connection.execute(sql.insert_game(connection.dialect.name), values)).all()
+        if not rows:
             return None
         self._writing()
-        return self._keep(sql.game_from_row(row))
+        return self._keep(sql.game_from_row(rows[0]))
 
     async def update_game(self, game: Game, **values: Any) -> bool:
         """Compare-and-set, sent at once: apply ``values`` only if the stored version is ``game.version``.
@@ -233,12 +229,20 @@ class Repository:
         self._keep(game)
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
-        """Remember where the game's board message is; not a change of state, so no version bump."""
+        """Remember where the game's board message is; not a change of state, so no version bump.
+
+        False when there is no such game. In a write batch, for a game this process has
+        cached (so one that exists: games are never deleted), the update waits with the batch
+        and is sent with the others (:meth:`~bot.db.live_games.Batch.defer_message`).
+        """
         values = {"_id": game_id, "message_channel_id": channel_id, "message_id": message_id}
-        if len(await direct.fetch_all(await self._conn(), sql.SET_MESSAGE, values)) != 1:
-            return False
-        self._writing()
         cached = None if self._cache is None else self._cache.get(game_id)
+        if self._batch is not None and cached is not None:
+            self._batch.defer_message(values)
+        else:
+            if len(await direct.fetch_all(await self._conn(), sql.SET_MESSAGE, values)) != 1:
+                return False
+            self._writing()
         if cached is not None:
             set_committed_value(cached, "message_channel_id", channel_id)
             set_committed_value(cached, "message_id", message_id)

@@ -22,7 +22,6 @@ from sqlalchemy import (
     cast,
     column,
     func,
-    insert,
     or_,
     select,
     update,
@@ -79,13 +78,23 @@ LAST_GAME_CREATED_BY: Select[Any] = (
     .order_by(GAMES.c.created_at.desc(), GAMES.c.id.desc())
     .limit(1)
 )
-INSERT_GAME: Insert = insert(GAMES).returning(*GAMES.columns)
-SET_MESSAGE: Update = (
+SET_MESSAGES: Update = (
     update(GAMES)
     .where(GAMES.c.id == bindparam("_id"))
     .values(message_channel_id=bindparam("message_channel_id"), message_id=bindparam("message_id"))
-    .returning(GAMES.c.id)
 )
+SET_MESSAGE: Update = SET_MESSAGES.returning(GAMES.c.id)
+
+
+async def set_messages(connection: AsyncConnection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Run :data:`SET_MESSAGES` for each row: one ``executemany`` (on SQLite, one call each on the loop)."""
+    if connection.dialect.name == "sqlite":
+        for row in rows:
+            await direct.execute(connection, SET_MESSAGES, row)
+    else:
+        await connection.execute(SET_MESSAGES, list(rows))
+
+
 _PAIR = or_(
     and_(GAMES.c.x_player_id == bindparam("a"), GAMES.c.o_player_id == bindparam("b")),
     and_(GAMES.c.x_player_id == bindparam("b"), GAMES.c.o_player_id == bindparam("a")),
@@ -241,6 +250,14 @@ def dialect_insert(dialect: str, table: Table) -> Any:
     """An INSERT into ``table`` that supports ``on_conflict_do_*`` on ``dialect``."""
     module: Any = postgresql if dialect == "postgresql" else sqlite
     return module.insert(table)
+
+
+@functools.cache
+def insert_game(dialect: str) -> Insert:
+    """Insert a game and return its row; none comes back when a unique index refuses it (the
+    channel's live game), without an error that would spoil a PostgreSQL transaction."""
+    statement: Insert = dialect_insert(dialect, GAMES).on_conflict_do_nothing().returning(*GAMES.columns)
+    return statement
 
 
 @functools.cache

@@ -59,9 +59,9 @@ class ServiceCore:
             raise refusals.StaleBoard() from error
 
     @asynccontextmanager
-    async def write(self, *, isolated: bool = False) -> AsyncIterator[Repository]:
-        """A write transaction; ``isolated`` for one that may refuse after it wrote (``Database.write``)."""
-        async with self._guard(), self.database.write(isolated=isolated) as repo:
+    async def write(self) -> AsyncIterator[Repository]:
+        """A write transaction (see ``Database.write``)."""
+        async with self._guard(), self.database.write() as repo:
             yield repo
 
     @asynccontextmanager

@@ -34,7 +34,7 @@ class Starting:
         rules.check_size(size)
         human_x = self._human_is_x(first)
         now = core.clock()
-        async with core.write(isolated=True) as repo:
+        async with core.write() as repo:
             await self._check_can_start(repo, place, player.user_id, now)
             await core.save_players(repo, now, player)
             x, o = (player.user_id, None) if human_x else (None, player.user_id)
@@ -53,7 +53,7 @@ class Starting:
         rules.check_size(size)
         challenger_x = self._human_is_x(first)
         now = core.clock()
-        async with core.write(isolated=True) as repo:
+        async with core.write() as repo:
             await self._check_can_start(repo, place, challenger.user_id, now)
             await core.save_players(repo, now, challenger, opponent)
             sides = (challenger.user_id, opponent.user_id)
@@ -92,7 +92,7 @@ class Starting:
         """A new game between the players of the finished game ``game_id``, sides swapped."""
         core = self._core
         now = core.clock()
-        async with core.write(isolated=True) as repo:
+        async with core.write() as repo:
             old = await core.game_here(repo, place, game_id)
             if old.status is not GameStatus.FINISHED:
                 raise refusals.NotFinished()

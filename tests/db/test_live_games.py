@@ -29,6 +29,49 @@ async def add_player(database: Database, user_id: int) -> None:
     assert user_id in await players_stored(database)
 
 
+async def _games_with_player(database: Database, channels: range) -> list[Game]:
+    async with database.write() as repo:
+        await repo.save_player(PLAYER, "p", NOW)
+        games = [await repo.add_game(**game_values(channel=channel)) for channel in channels]
+    assert all(game is not None for game in games)
+    return [game for game in games if game is not None]
+
+
+async def _changed_elsewhere(url: str, game_id: int) -> None:
+    """Another process moves in the game (so this process's cached copy is outdated)."""
+    elsewhere = Database(url)
+    try:
+        async with elsewhere.write() as repo:
+            theirs = await repo.game(game_id)
+            assert theirs is not None
+            await repo.apply(theirs, Moved("....X....", 1, 4, None, NOW))
+    finally:
+        await elsewhere.close()
+
+
+async def _stored(database: Database, game_id: int) -> tuple[int, str, list[int]]:
+    """The stored version, board and cells of the moves of a game."""
+    async with database.read() as repo:
+        game = await repo.game(game_id)
+        assert game is not None
+        return game.version, game.board, [move.cell for move in await repo.moves(game_id)]
+
+
+class _OneBatch:
+    """Writers that join one batch: each body waits until every writer has joined."""
+
+    def __init__(self, count: int) -> None:
+        self._count = count
+        self._joined = 0
+        self.all_joined = asyncio.Event()
+
+    def joining(self) -> None:
+        """Called right before a writer enters ``Database.write()`` (which joins without waiting)."""
+        self._joined += 1
+        if self._joined == self._count:
+            self.all_joined.set()
+
+
 async def test_writers_arriving_together_share_commits(database_url: str) -> None:
     database = Database(database_url)
     try:
@@ -80,22 +123,22 @@ async def test_a_refusal_before_writing_leaves_the_batch_alone(database_url: str
 
 async def test_a_failure_after_writing_rolls_back_the_whole_batch(database_url: str) -> None:
     database = Database(database_url)
-    started = asyncio.Event()
+    batch = _OneBatch(3)
 
     async def first() -> None:
+        batch.joining()
         async with database.write() as repo:
+            await batch.all_joined.wait()
             await repo.save_player(301, "first", NOW)
-            started.set()
-            await asyncio.sleep(0.05)  # the others join this batch meanwhile
 
     async def wrote_then_failed() -> None:
-        await started.wait()
+        batch.joining()
         async with database.write() as repo:
-            await repo.save_player(302, "half done", NOW)
+            await repo.set_server_language(302, "fr", NOW)
             raise RefusedError
 
     async def third() -> None:
-        await started.wait()
+        batch.joining()
         async with database.write() as repo:
             await repo.save_player(303, "third", NOW)
 
@@ -104,35 +147,43 @@ async def test_a_failure_after_writing_rolls_back_the_whole_batch(database_url: 
         assert isinstance(results[0], DatabaseUnavailableError)
         assert isinstance(results[1], RefusedError)
         assert isinstance(results[2], DatabaseUnavailableError)
-        assert not {301, 302, 303} & await players_stored(database), "part of a failed batch was kept"
+        assert not {301, 303} & await players_stored(database), "part of a failed batch was kept"
+        async with database.read() as repo:
+            assert await repo.server_language(302) is None, "the failed writer's write was kept"
         await add_player(database, 304)  # the next batch works
     finally:
         await database.close()
 
 
-async def test_an_isolated_writer_that_fails_after_writing_undoes_only_its_own_writes(
-    database_url: str,
-) -> None:
+async def test_a_start_refused_by_the_channels_live_game_leaves_the_batch_alone(database_url: str) -> None:
     database = Database(database_url)
-    started = asyncio.Event()
-
-    async def first() -> None:
-        async with database.write() as repo:
-            await repo.save_player(401, "first", NOW)
-            started.set()
-            await asyncio.sleep(0.05)
-
-    async def isolated() -> None:
-        await started.wait()
-        async with database.write(isolated=True) as repo:
-            await repo.save_player(402, "undone", NOW)
-            raise RefusedError
-
     try:
-        results = await asyncio.gather(first(), isolated(), add_player(database, 403), return_exceptions=True)
-        assert isinstance(results[1], RefusedError) and results[0] is None and results[2] is None
-        stored = await players_stored(database)
-        assert {401, 403} <= stored and 402 not in stored
+        await _games_with_player(database, range(401, 402))
+        batch = _OneBatch(3)
+
+        async def start_in(channel: int, user_id: int) -> int:
+            batch.joining()
+            async with database.write() as repo:
+                await batch.all_joined.wait()
+                await repo.save_player(user_id, f"starter {user_id}", NOW)
+                game = await repo.add_game(**game_values(channel=channel))
+                if game is None:
+                    raise RefusedError
+                return game.id
+
+        commits = database.batches.commits
+        results = await asyncio.gather(
+            start_in(402, 411), start_in(401, 412), start_in(403, 413), return_exceptions=True
+        )
+        assert isinstance(results[0], int) and isinstance(results[2], int)
+        assert isinstance(results[1], RefusedError)
+        assert database.batches.commits == commits + 1, "the three starts did not share one batch"
+        assert {411, 412, 413} <= await players_stored(database), "a display name was not kept"
+        async with database.read() as repo:
+            assert [game.id for game in [await repo.live_game(c) for c in (402, 403)] if game] == [
+                results[0],
+                results[2],
+            ]
     finally:
         await database.close()
 
@@ -182,92 +233,15 @@ def test_the_kill_hook_is_off_unless_named_and_refuses_unknown_points(
         live_games._kill_point()
 
 
-async def _game_with_player(database: Database, channel: int) -> Game:
-    async with database.write() as repo:
-        await repo.save_player(PLAYER, "p", NOW)
-        game = await repo.add_game(**game_values(channel=channel))
-        assert game is not None
-        return game
-
-
-async def test_moves_of_a_batch_survive_an_isolated_writer_that_fails_after_them(database_url: str) -> None:
-    database = Database(database_url)
-    try:
-        game = await _game_with_player(database, 601)
-        started = asyncio.Event()
-
-        async def mover() -> None:
-            async with database.write() as repo:
-                await repo.add_moves(game.id, [(0, 4, "X", PLAYER)], NOW)
-                started.set()
-                await asyncio.sleep(0.05)  # the isolated writer joins this batch meanwhile
-
-        async def isolated() -> None:
-            await started.wait()
-            async with database.write(isolated=True) as repo:
-                await repo.add_moves(game.id, [(1, 0, "O", None)], NOW)
-                raise RefusedError
-
-        results = await asyncio.gather(mover(), isolated(), return_exceptions=True)
-        assert results[0] is None and isinstance(results[1], RefusedError)
-        async with database.read() as repo:
-            assert [(m.ply, m.cell) for m in await repo.moves(game.id)] == [(0, 4)]
-    finally:
-        await database.close()
-
-
 async def test_a_writer_reading_moves_sees_those_its_batch_stored(database_url: str) -> None:
     database = Database(database_url)
     try:
-        game = await _game_with_player(database, 602)
+        (game,) = await _games_with_player(database, range(602, 603))
         async with database.write() as repo:
             await repo.add_moves(game.id, [(0, 4, "X", PLAYER), (1, 0, "O", None)], NOW)
             assert [(m.ply, m.cell) for m in await repo.moves(game.id)] == [(0, 4), (1, 0)]
     finally:
         await database.close()
-
-
-async def _games_with_player(database: Database, channels: range) -> list[Game]:
-    async with database.write() as repo:
-        await repo.save_player(PLAYER, "p", NOW)
-        games = [await repo.add_game(**game_values(channel=channel)) for channel in channels]
-    assert all(game is not None for game in games)
-    return [game for game in games if game is not None]
-
-
-async def _changed_elsewhere(url: str, game_id: int) -> None:
-    """Another process moves in the game (so this process's cached copy is outdated)."""
-    elsewhere = Database(url)
-    try:
-        async with elsewhere.write() as repo:
-            theirs = await repo.game(game_id)
-            assert theirs is not None
-            await repo.apply(theirs, Moved("....X....", 1, 4, None, NOW))
-    finally:
-        await elsewhere.close()
-
-
-async def _stored(database: Database, game_id: int) -> tuple[int, str, list[int]]:
-    """The stored version, board and cells of the moves of a game."""
-    async with database.read() as repo:
-        game = await repo.game(game_id)
-        assert game is not None
-        return game.version, game.board, [move.cell for move in await repo.moves(game_id)]
-
-
-class _OneBatch:
-    """Writers that join one batch: each body waits until every writer has joined."""
-
-    def __init__(self, count: int) -> None:
-        self._count = count
-        self._joined = 0
-        self.all_joined = asyncio.Event()
-
-    def joining(self) -> None:
-        """Called right before a writer enters ``Database.write()`` (which joins without waiting)."""
-        self._joined += 1
-        if self._joined == self._count:
-            self.all_joined.set()
 
 
 async def test_a_batch_decides_its_changes_together_and_takes_out_only_the_writer_that_lost(
@@ -384,5 +358,41 @@ async def test_a_game_with_a_change_waiting_is_served_once_it_is_decided(
         results = await asyncio.gather(moves_on_the_outdated_copy(), reads_the_game(), return_exceptions=True)
         assert isinstance(results[0], LostRaceError) and results[1] is None
         assert seen == [(2, "....X....")], "a change that did not apply was read as if it had"
+    finally:
+        await database.close()
+
+
+async def test_a_board_message_recorded_in_a_batch_is_kept_with_it_or_taken_out_with_its_writer(
+    database_url: str,
+) -> None:
+    database = Database(database_url)
+    try:
+        games = await _games_with_player(database, range(741, 743))
+        batch = _OneBatch(2)
+
+        async def records_then_refuses() -> None:
+            batch.joining()
+            async with database.write() as repo:
+                await batch.all_joined.wait()
+                assert await repo.set_message(games[0].id, 741, 111)
+                raise RefusedError
+
+        async def records() -> None:
+            batch.joining()
+            async with database.write() as repo:
+                assert await repo.set_message(games[1].id, 742, 222)
+
+        results = await asyncio.gather(records_then_refuses(), records(), return_exceptions=True)
+        assert isinstance(results[0], RefusedError) and results[1] is None
+        async with database.read() as repo:
+            stored = [await repo.game(game.id) for game in games]
+        assert [(game.message_channel_id, game.message_id) for game in stored if game] == [
+            (None, None),
+            (742, 222),
+        ]
+        async with database.write() as repo:
+            again = await repo.game(games[0].id, cached=True)
+            assert again is not None and again.message_id is None, "the refused record stayed cached"
+            assert not await repo.set_message(10**6, 741, 333), "a game that does not exist took a message"
     finally:
         await database.close()
