@@ -6,6 +6,7 @@ import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from typing import TypeVar
 
@@ -24,6 +25,8 @@ NAME_LENGTH = 100
 """Display names are stored cut to this many characters."""
 
 _NAME_CACHE_SIZE = 50_000
+_NAMES_IN_WRITE: ContextVar[dict[int, str] | None] = ContextVar("names_in_write", default=None)
+"""The players' names the running write transaction stored or read, for the cache once it commits."""
 
 
 class ServiceCore:
@@ -60,9 +63,19 @@ class ServiceCore:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Repository]:
-        """A write transaction (see ``Database.write``)."""
-        async with self._guard(), self.database.write() as repo:
-            yield repo
+        """A write transaction (see ``Database.write``).
+
+        The players' names it stores or reads join this process's cache of names once it has
+        committed, so a name in the cache is one of a player whose row is stored.
+        """
+        names: dict[int, str] = {}
+        token = _NAMES_IN_WRITE.set(names)
+        try:
+            async with self._guard(), self.database.write() as repo:
+                yield repo
+        finally:
+            _NAMES_IN_WRITE.reset(token)
+        self._remember(names)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Repository]:
@@ -79,10 +92,21 @@ class ServiceCore:
         that player acts in this one.
         """
         wanted = [i for i in (game.x_player_id, game.o_player_id) if i is not None]
-        missing = [i for i in wanted if i not in self._name_cache]
+        known = {i: self._name_cache[i] for i in wanted if i in self._name_cache}
+        missing = [i for i in wanted if i not in known]
         if missing:
-            self._remember(await repo.display_names(missing))
-        return {i: self._name_cache[i] for i in wanted if i in self._name_cache}
+            found = await repo.display_names(missing)
+            self._learn(found)
+            known.update(found)
+        return {i: known[i] for i in wanted if i in known}
+
+    def _learn(self, names: Mapping[int, str]) -> None:
+        """Cache ``names`` now, or once the running write transaction has committed."""
+        pending = _NAMES_IN_WRITE.get()
+        if pending is None:
+            self._remember(names)
+        else:
+            pending.update(names)
 
     def _remember(self, names: Mapping[int, str]) -> None:
         if len(self._name_cache) > _NAME_CACHE_SIZE:
@@ -92,7 +116,10 @@ class ServiceCore:
     async def save_players(
         self, repo: Repository, now: datetime, *actors: Actor, known: Mapping[int, str] | None = None
     ) -> None:
-        """Store each actor and their display name (skipped when ``known`` already has that name)."""
+        """Store each actor and their display name (skipped when ``known``, by default this process's
+        cache of stored names, already has that name)."""
+        if known is None:
+            known = self._name_cache
         changed = {}
         for actor in actors:
             name = actor.display_name[:NAME_LENGTH]
@@ -100,7 +127,7 @@ class ServiceCore:
                 changed[actor.user_id] = name
         if changed:
             await repo.save_players(list(changed.items()), now)
-            self._remember(changed)
+            self._learn(changed)
 
     async def view(
         self,
