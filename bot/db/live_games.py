@@ -132,11 +132,14 @@ class Writer:
 class _PendingSet:
     """A compare-and-set waiting with its batch (see :meth:`Batch.defer_set`)."""
 
-    __slots__ = ("expected", "game_id", "values", "writer")
+    __slots__ = ("channel_id", "expected", "game_id", "values", "writer")
 
-    def __init__(self, writer: Writer, game_id: int, expected: int, values: dict[str, Any]) -> None:
+    def __init__(
+        self, writer: Writer, game_id: int, channel_id: int, expected: int, values: dict[str, Any]
+    ) -> None:
         self.writer = writer
         self.game_id = game_id
+        self.channel_id = channel_id
         self.expected = expected
         self.values = values
 
@@ -221,14 +224,19 @@ class Batch:
             and game_id not in self.pending_sets
         )
 
-    def defer_set(self, game_id: int, expected: int, values: dict[str, Any]) -> None:
-        """Keep the running writer's compare-and-set of ``game_id`` (``version`` from ``expected``
-        to ``values["version"]``) until :meth:`settle`; see :meth:`can_defer_set`."""
+    def defer_set(self, game_id: int, channel_id: int, expected: int, values: dict[str, Any]) -> None:
+        """Keep the running writer's compare-and-set of game ``game_id`` of channel ``channel_id``
+        (``version`` from ``expected`` to ``values["version"]``) until :meth:`settle`; see
+        :meth:`can_defer_set`."""
         writer = self.running
         assert writer is not None and self.can_defer_set(game_id)
         writer.deferred_set = game_id
-        self.pending_sets[game_id] = _PendingSet(writer, game_id, expected, values)
+        self.pending_sets[game_id] = _PendingSet(writer, game_id, channel_id, expected, values)
         self.touched.add(game_id)
+
+    def waits_in_channel(self, channel_id: int) -> bool:
+        """Whether a game of channel ``channel_id`` has a compare-and-set waiting."""
+        return any(change.channel_id == channel_id for change in self.pending_sets.values())
 
     def defer_message(self, values: dict[str, Any]) -> None:
         """Keep the running writer's record of a game's board message (``_id``, ``message_channel_id``,

@@ -67,14 +67,17 @@ class Repository:
             self._session = self._batch.session()
         return self._session
 
-    async def _conn(self) -> AsyncConnection:
+    async def _conn(self, *, reads_games: bool = True, channel_id: int | None = None) -> AsyncConnection:
         """The connection of this transaction, for Core statements.
 
-        In a write batch, the compare-and-sets waiting with the batch are settled first, so
-        that every statement sees them decided (and a writer that lost hears of it here).
+        In a write batch, the changes waiting with the batch are settled first, so that the
+        statement sees them decided (and a writer that lost hears of it here), unless the
+        statement does not read games (``reads_games=False``) or reads only those of
+        ``channel_id`` and none of them has a change waiting.
         """
         if self._batch is not None:
-            await self._batch.settle()
+            if reads_games and (channel_id is None or self._batch.waits_in_channel(channel_id)):
+                await self._batch.settle()
             return self._batch.connection
         if self._connection is None:
             self._connection = await self.session.connection()
@@ -86,8 +89,8 @@ class Repository:
             await self._batch.settle()
         return self.session
 
-    async def _rows(self, statement: Any, parameters: Any = None) -> Sequence[sql.AnyRow]:
-        result = await (await self._conn()).execute(statement, parameters)
+    async def _rows(self, statement: Any, parameters: Any = None, **settling: Any) -> Sequence[sql.AnyRow]:
+        result = await (await self._conn(**settling)).execute(statement, parameters)
         return result.all()
 
     def _writing(self) -> None:
@@ -124,7 +127,7 @@ class Repository:
         """
         if not players:
             return
-        connection = await self._conn()
+        connection = await self._conn(reads_games=False)
         rows = [
             {"id": user_id, "display_name": name, "created_at": now, "updated_at": now}
             for user_id, name in players
@@ -136,7 +139,7 @@ class Repository:
         wanted = set(user_ids)
         if not wanted:
             return {}
-        rows = await self._rows(sql.DISPLAY_NAMES, {"ids": list(wanted)})
+        rows = await self._rows(sql.DISPLAY_NAMES, {"ids": list(wanted)}, reads_games=False)
         return {row[0]: row[1] for row in rows}
 
     # Games
@@ -162,7 +165,7 @@ class Repository:
 
     async def live_game(self, channel_id: int) -> Game | None:
         """The pending or active game of a channel, if any."""
-        rows = await self._rows(sql.LIVE_GAME, {"channel_id": channel_id})
+        rows = await self._rows(sql.LIVE_GAME, {"channel_id": channel_id}, channel_id=channel_id)
         return self._keep(sql.game_from_row(rows[0])) if rows else None
 
     async def latest_game(self, channel_id: int) -> Game | None:
@@ -175,7 +178,7 @@ class Repository:
     async def add_game(self, **values: Any) -> Game | None:
         """Insert a game; None when the channel already has a live one (the partial unique index):
         nothing is then written, and the transaction goes on."""
-        connection = await self._conn()
+        connection = await self._conn(channel_id=values["channel_id"])
         rows = (await connection.execute(sql.insert_game(connection.dialect.name), values)).all()
         if not rows:
             return None
@@ -219,7 +222,7 @@ class Repository:
             return
         expected = game.version
         values["version"] = expected + 1
-        self._batch.defer_set(game.id, expected, values)
+        self._batch.defer_set(game.id, game.channel_id, expected, values)
         self._show(game, values)
 
     def _show(self, game: Game, values: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.db import Database, DatabaseUnavailableError, Game, LostRaceError, Player
-from bot.states import Moved
+from bot.states import Ended, Ending, EndReason, GameStatus, Moved
 from tests.db.test_repository import NOW, PLAYER, game_values
 
 
@@ -288,7 +288,8 @@ async def test_a_writer_that_lost_hears_it_at_its_next_statement(database_url: s
             async with database.write() as repo:
                 await repo.apply(game, Moved("X........", 1, 0, None, NOW))
                 await repo.add_moves(game.id, [(0, 0, "X", PLAYER)], NOW)
-                await repo.display_names([PLAYER])
+                assert await repo.live_game(game.channel_id + 1) is None  # reads no game of this one
+                await repo.live_game(game.channel_id)
                 pytest.fail("the statement after a lost change ran")
         assert await _stored(database, game.id) == (2, "....X....", [])
     finally:
@@ -394,5 +395,37 @@ async def test_a_board_message_recorded_in_a_batch_is_kept_with_it_or_taken_out_
             again = await repo.game(games[0].id, cached=True)
             assert again is not None and again.message_id is None, "the refused record stayed cached"
             assert not await repo.set_message(10**6, 741, 333), "a game that does not exist took a message"
+    finally:
+        await database.close()
+
+
+async def test_a_start_sees_the_channel_freed_by_a_change_waiting_in_its_batch(database_url: str) -> None:
+    database = Database(database_url)
+    try:
+        (game,) = await _games_with_player(database, range(751, 752))
+        batch = _OneBatch(2)
+        started: list[int] = []
+
+        async def ends_the_game() -> None:
+            batch.joining()
+            async with database.write() as repo:
+                await batch.all_joined.wait()
+                cached = await repo.game(game.id, cached=True)
+                assert cached is not None
+                await repo.apply(cached, Ended(Ending(GameStatus.CANCELLED, EndReason.CANCEL), NOW))
+
+        async def starts_in_the_channel() -> None:
+            batch.joining()
+            async with database.write() as repo:
+                assert await repo.live_game(751) is None
+                new = await repo.add_game(**game_values(channel=751))
+                assert new is not None
+                started.append(new.id)
+
+        results = await asyncio.gather(ends_the_game(), starts_in_the_channel(), return_exceptions=True)
+        assert results == [None, None]
+        async with database.read() as repo:
+            live = await repo.live_game(751)
+            assert live is not None and [live.id] == started
     finally:
         await database.close()
