@@ -7,11 +7,18 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   commit. The first writer opens a batch; writers that arrive while it is open join it;
   their bodies run one after another on the batch's connection, and the batch commits as
   soon as the last body that joined is done. Each writer's ``write()`` returns only after
-  the commit that holds its changes, so nothing is reported done before it is durable. A
-  process has one batch transaction at a time: writers arriving during a commit form the
-  next batch, which is how batches grow under load.
+  the commit that holds its changes, so nothing is reported done before it is durable.
+  Writers arriving while a batch runs its statements form the next batch, which is how
+  batches grow under load.
 - **Serialised without a round trip.** Because the bodies of one process run one at a
   time, two clicks on one game are ordered in memory; the database is not asked to lock.
+- **The next batch runs while one commits (PostgreSQL).** Once a batch has sent its last
+  statement, the next one may begin on a second connection while the first waits for its
+  commit (the server's flush to disk). A game the committing batch changed is served to
+  the next one only once that commit has ended (:meth:`Batch.after_previous`): it may yet
+  be rolled back. The server orders the rest: a row the committing batch wrote stays
+  locked until its commit ends. SQLite has one writer at a time, so there a batch begins
+  only once the one before it has committed.
 - **Write-through cache.** :class:`LiveGameCache` keeps the games this process has read
   or written, as this process last wrote them (a batch that fails takes its games out),
   so a move asked for with ``Repository.game(..., cached=True)`` needs no ``SELECT``.
@@ -33,9 +40,9 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   the batch and inserted in one statement right before its commit (a move row is never
   read back by the transaction that writes it; a read of moves in a batch inserts the
   pending ones first).
-- **Core statements on one connection.** A batch is one transaction on the process's write
-  connection, which is kept from batch to batch (and given back to the pool when a batch
-  fails); the repository writes with Core statements built once, straight on it (no
+- **Core statements on kept connections.** A batch is one transaction on one of the
+  process's write connections, which are kept from batch to batch (one is given back to
+  the pool when its batch fails); the repository writes with Core statements built once, straight on it (no
   ORM unit of work, no flush). An ORM session joined to that transaction is made only when
   a writer reads models the repository does not build itself (lists of moves, ratings);
   it is never flushed or committed.
@@ -79,6 +86,8 @@ CACHE_SIZE = 20_000
 """Games kept in memory; the oldest entry leaves first once this many are cached."""
 MAX_BATCH = 200
 """Writers per batch; one more opens the next batch."""
+OPEN_TRANSACTIONS = 2
+"""Batch transactions open at once (PostgreSQL): one committing while the next one's writers run."""
 CLOSE_WAIT = 5.0
 """Seconds :meth:`WriteBatches.close` waits for an open batch to end."""
 KILL_AT_VARIABLE = "TTT_TEST_KILL_AT"
@@ -162,6 +171,8 @@ class Batch:
         self.failure: BaseException | None = None
         self.running: Writer | None = None
         """The writer whose body is running."""
+        self.previous: Batch | None = None
+        """The batch that was still committing when this one began (see :meth:`after_previous`)."""
         self.touched: set[int] = set()
         """Ids of the games the batch read or changed: they leave the cache if it fails."""
         self.stores_moves = False
@@ -204,6 +215,19 @@ class Batch:
         """Begin the batch's transaction on ``connection``."""
         await connection.begin()
         self._connection = connection
+
+    async def after_previous(self, game_id: int) -> None:
+        """Wait until the batch still committing when this one began has ended, if it touched
+        game ``game_id``: until then its changes of the game may yet be rolled back, so its
+        cached copy may not be built on."""
+        if not self.sees_settled(game_id):
+            assert self.previous is not None
+            await asyncio.shield(self.previous.outcome)
+
+    def sees_settled(self, game_id: int) -> bool:
+        """Whether game ``game_id`` has no change in a batch still committing (see :meth:`after_previous`)."""
+        previous = self.previous
+        return previous is None or previous.outcome.done() or game_id not in previous.touched
 
     def wrote(self) -> None:
         """Note that the running writer's own statement wrote (called by the repository)."""
@@ -335,13 +359,18 @@ class WriteBatches:
 
     def __init__(self, engine: AsyncEngine, cache: LiveGameCache, max_batch: int = MAX_BATCH) -> None:
         self._engine = engine
-        self._connection: AsyncConnection | None = None
-        """The process's write connection, kept from batch to batch until one fails."""
         self.cache = cache
         self._max_batch = max_batch
         self._filling: Batch | None = None
-        self._transaction = asyncio.Lock()
-        """One batch transaction at a time in this process."""
+        self._statements = asyncio.Lock()
+        """Held by the batch whose writers run statements: from its begin to its commit."""
+        self._depth = 1 if engine.dialect.name == "sqlite" else OPEN_TRANSACTIONS
+        self._slots = asyncio.Semaphore(self._depth)
+        """One per batch transaction open at once (SQLite: one, it has one writer at a time)."""
+        self._committing: Batch | None = None
+        self._idle: list[AsyncConnection] = []
+        """Write connections kept from batch to batch (one that failed is given back to the pool)."""
+        self._open: set[AsyncConnection] = set()
         self._kill_at = _kill_point()
         self.commits = 0
         self.writes = 0
@@ -397,54 +426,96 @@ class WriteBatches:
         return batch
 
     async def _begin(self, batch: Batch) -> None:
-        if not batch.begun:
-            await self._transaction.acquire()
-            try:
-                if self._connection is None:
-                    self._connection = await self._engine.connect()
-                await batch.begin(self._connection)
-            except BaseException:
-                await self._drop_connection()
-                self._transaction.release()
-                raise
-
-    async def _drop_connection(self) -> None:
-        """Give the write connection back to the pool (after a failure: the next batch takes a new one)."""
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            try:
-                await connection.close()
-            except Exception as error:
-                log.debug("Closing the write connection failed: %r", error)
-
-    async def close(self) -> None:
-        """Give the write connection back, before the engine is disposed of.
-
-        Waits for a batch still open, at most :data:`CLOSE_WAIT` seconds; then closes its
-        connection under it (the batch fails: its writers hear "try again").
-        """
+        if batch.begun:
+            return
+        await self._statements.acquire()
         try:
-            await asyncio.wait_for(self._transaction.acquire(), CLOSE_WAIT)
-        except TimeoutError:
-            log.warning("A write batch is still open at close; closing its connection")
-            await self._drop_connection()
+            await self._slots.acquire()
+        except BaseException:
+            self._statements.release()
+            raise
+        connection = None
+        try:
+            connection = self._idle.pop() if self._idle else await self._engine.connect()
+            self._open.add(connection)
+            await batch.begin(connection)
+        except BaseException:
+            if connection is not None:
+                await self._give_back(connection, keep=False)
+            self._slots.release()
+            self._statements.release()
+            raise
+        committing = self._committing
+        batch.previous = committing if committing is not None and not committing.outcome.done() else None
+
+    async def _give_back(self, connection: AsyncConnection, *, keep: bool) -> None:
+        """Keep ``connection`` for the next batch, or give it back to the pool (after a failure)."""
+        self._open.discard(connection)
+        if keep:
+            self._idle.append(connection)
             return
         try:
-            await self._drop_connection()
+            await connection.close()
+        except Exception as error:
+            log.debug("Closing a write connection failed: %r", error)
+
+    async def _after_batch(self, connection: AsyncConnection, *, failed: bool) -> None:
+        """Keep a batch's connection for a next one; after a failure, give it back to the pool with
+        the kept ones (what broke the batch, a server restarting, likely broke them too)."""
+        if not failed and not connection.in_transaction():
+            await self._give_back(connection, keep=True)
+            return
+        idle, self._idle = self._idle, []
+        for broken in (connection, *idle):
+            await self._give_back(broken, keep=False)
+
+    async def close(self) -> None:
+        """Give the write connections back, before the engine is disposed of.
+
+        Waits for the batches still open, at most :data:`CLOSE_WAIT` seconds; then closes their
+        connections under them (those batches fail: their writers hear "try again").
+        """
+        slots = 0
+        statements = False
+        try:
+            async with asyncio.timeout(CLOSE_WAIT):
+                await self._statements.acquire()
+                statements = True
+                for _ in range(self._depth):
+                    await self._slots.acquire()
+                    slots += 1
+        except TimeoutError:
+            log.warning("A write batch is still open at close; closing its connection")
+        try:
+            for connection in [*self._idle, *self._open]:
+                await self._give_back(connection, keep=False)
+            self._idle.clear()
         finally:
-            self._transaction.release()
+            for _ in range(slots):
+                self._slots.release()
+            if statements:
+                self._statements.release()
 
     async def _end(self, batch: Batch) -> None:
-        """Commit the batch (or roll it back after a failure) and tell every writer how it went."""
+        """Commit the batch (or roll it back after a failure) and tell every writer how it went.
+
+        The next batch may begin, on another connection, once this one has sent its last
+        statement: its commit (on PostgreSQL, waiting for the disk) overlaps the next batch's
+        writers (see :meth:`Batch.after_previous`).
+        """
         if not batch.begun:  # every writer left before its body ran
             batch.outcome.set_result(batch.failure)
             return
         connection = batch.connection
+        statements_held = True
         try:
             if batch.failure is None:
                 try:
                     await batch.insert_moves()
                     self._maybe_kill(batch, "before-move-commit")
+                    self._committing = batch
+                    statements_held = False
+                    self._statements.release()
                     await connection.commit()
                 except BaseException as error:
                     batch.failure = error
@@ -460,9 +531,11 @@ class WriteBatches:
                     log.debug("Rollback after a failed write batch failed too: %r", error)
         finally:
             batch.close_session()
-            if batch.failure is not None or connection.in_transaction():
-                await self._drop_connection()
-            self._transaction.release()
+            await self._after_batch(connection, failed=batch.failure is not None)
+            if statements_held:
+                self._statements.release()
+            self._slots.release()
+            batch.previous = None
             batch.outcome.set_result(batch.failure)
 
     def _maybe_kill(self, batch: Batch, point: str) -> None:

@@ -105,12 +105,25 @@ class Repository:
         return connection
 
     def _keep(self, game: Game) -> Game:
-        """Make ``game`` the cached copy of its row."""
-        if self._cache is not None:
-            self._cache.put(game)
+        """Make ``game`` the cached copy of its row (unless a batch still committing changed it:
+        its copy stays, see :meth:`~bot.db.live_games.Batch.after_previous`)."""
         if self._batch is not None:
             self._batch.touched.add(game.id)
+            if not self._batch.sees_settled(game.id):
+                return game
+        if self._cache is not None:
+            self._cache.put(game)
         return game
+
+    async def _cached(self, game_id: int) -> Game | None:
+        """This process's copy of game ``game_id``, if it has one it may build on."""
+        if self._cache is None:
+            return None
+        if self._batch is not None:
+            await self._batch.after_previous(game_id)
+            if game_id in self._batch.pending_sets:
+                await self._batch.settle()  # a change waiting may yet not apply: never serve it
+        return self._cache.get(game_id)
 
     # Players
 
@@ -152,10 +165,8 @@ class Repository:
         that refuses a request because of what the copy says should decide again on a
         fresh read (``cached=False``, which also refreshes the cache).
         """
-        if cached and self._cache is not None:
-            if self._batch is not None and game_id in self._batch.pending_sets:
-                await self._batch.settle()  # a change waiting may yet not apply: never serve it
-            copy = self._cache.get(game_id)
+        if cached:
+            copy = await self._cached(game_id)
             if copy is not None:
                 if self._batch is not None:
                     self._batch.touched.add(game_id)
@@ -239,7 +250,7 @@ class Repository:
         and is sent with the others (:meth:`~bot.db.live_games.Batch.defer_message`).
         """
         values = {"_id": game_id, "message_channel_id": channel_id, "message_id": message_id}
-        cached = None if self._cache is None else self._cache.get(game_id)
+        cached = await self._cached(game_id)
         if self._batch is not None and cached is not None:
             self._batch.defer_message(values)
         else:

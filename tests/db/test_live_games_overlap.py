@@ -1,0 +1,131 @@
+"""PostgreSQL: a batch's writers run while the batch before it waits for its commit.
+
+A deferred constraint trigger on ``server_settings`` makes a chosen batch's commit wait on an
+advisory lock the test holds (and, for the language ``xx``, fail), so the test decides when
+that commit ends and how.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.db import Database, DatabaseUnavailableError, Game
+from bot.states import Moved
+from tests.db.test_live_games import _games_with_player
+from tests.db.test_repository import NOW
+
+pytestmark = pytest.mark.postgres
+
+LOCK = 4242
+WAIT_LIMIT = 10.0
+"""Seconds a test waits for something that should happen at once before it fails."""
+
+_TRIGGER = [
+    f"""CREATE FUNCTION ttt_test_held_commit() RETURNS trigger AS $$
+    BEGIN
+        PERFORM pg_advisory_xact_lock({LOCK});
+        IF NEW.language = 'xx' THEN RAISE EXCEPTION 'this commit is refused'; END IF;
+        RETURN NULL;
+    END $$ LANGUAGE plpgsql""",
+    """CREATE CONSTRAINT TRIGGER ttt_test_held_commit AFTER INSERT OR UPDATE ON server_settings
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ttt_test_held_commit()""",
+]
+
+
+@pytest.fixture
+async def held_commits(postgres_session_url: str) -> AsyncIterator[AsyncConnection]:
+    """A connection holding the lock that a commit storing a server's language waits for."""
+    database = Database(postgres_session_url)
+    async with database.engine.connect() as holder:
+        await holder.execution_options(isolation_level="AUTOCOMMIT")
+        for statement in _TRIGGER:
+            await holder.execute(text(statement))
+        await holder.execute(text(f"SELECT pg_advisory_lock({LOCK})"))
+        try:
+            yield holder
+        finally:
+            await holder.execute(text("SELECT pg_advisory_unlock_all()"))
+            await holder.execute(text("DROP TRIGGER ttt_test_held_commit ON server_settings"))
+            await holder.execute(text("DROP FUNCTION ttt_test_held_commit()"))
+    await database.close()
+
+
+async def _commit_waiting(holder: AsyncConnection) -> None:
+    """Return once a commit waits for the held lock."""
+    query = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+    async with asyncio.timeout(WAIT_LIMIT):
+        while (await holder.execute(query)).scalar_one() == 0:  # noqa: ASYNC110 (the server tells no one)
+            await asyncio.sleep(0.01)
+
+
+async def _move_and_store_language(database: Database, game: Game, language: str) -> None:
+    async with database.write() as repo:
+        await repo.set_server_language(9, language, NOW)
+        cached = await repo.game(game.id, cached=True)
+        assert cached is not None
+        await repo.apply(cached, Moved("X........", 1, 0, None, NOW))
+
+
+async def _stored(database: Database, game_id: int) -> tuple[int, str]:
+    async with database.read() as repo:
+        game = await repo.game(game_id)
+        assert game is not None
+        return game.version, game.board
+
+
+async def test_a_batch_commits_while_the_one_before_it_waits_for_its_commit(
+    postgres_session_url: str, held_commits: AsyncConnection
+) -> None:
+    database = Database(postgres_session_url)
+    try:
+        first, second = await _games_with_player(database, range(761, 763))
+        waiting = asyncio.create_task(_move_and_store_language(database, first, "fr"))
+        await _commit_waiting(held_commits)
+        async with asyncio.timeout(WAIT_LIMIT), database.write() as repo:
+            cached = await repo.game(second.id, cached=True)
+            assert cached is not None
+            await repo.apply(cached, Moved("....X....", 1, 4, None, NOW))
+        assert not waiting.done(), "the first batch's commit did not wait for the lock"
+        assert await _stored(database, second.id) == (2, "....X....")
+        await held_commits.execute(text(f"SELECT pg_advisory_unlock({LOCK})"))
+        await waiting
+        assert await _stored(database, first.id) == (2, "X........")
+    finally:
+        await database.close()
+
+
+async def test_a_game_changed_by_a_batch_still_committing_is_built_on_once_that_batch_ended(
+    postgres_session_url: str, held_commits: AsyncConnection
+) -> None:
+    database = Database(postgres_session_url)
+    try:
+        (game,) = await _games_with_player(database, range(771, 772))
+        failing = asyncio.create_task(_move_and_store_language(database, game, "xx"))
+        await _commit_waiting(held_commits)
+        seen: list[int] = []
+        reading = asyncio.Event()
+
+        async def moves_next() -> None:
+            async with database.write() as repo:
+                reading.set()
+                cached = await repo.game(game.id, cached=True)
+                assert cached is not None
+                seen.append(cached.version)
+                await repo.apply(cached, Moved("....X....", 1, 4, None, NOW))
+
+        next_move = asyncio.create_task(moves_next())
+        await reading.wait()  # it reads its game now, unless it must wait for the batch before
+        await held_commits.execute(text(f"SELECT pg_advisory_unlock({LOCK})"))
+        with pytest.raises(DatabaseUnavailableError):
+            await failing
+        async with asyncio.timeout(WAIT_LIMIT):
+            await next_move
+        assert seen == [1], "the next batch built on a change that was then rolled back"
+        assert await _stored(database, game.id) == (2, "....X....")
+    finally:
+        await database.close()
