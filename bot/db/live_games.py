@@ -4,12 +4,13 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
 :meth:`bot.db.database.Database.write`):
 
 - **Group commit.** Writes that arrive together share one database transaction and one
-  commit. The first writer opens a batch; writers that arrive while it is open join it;
-  their bodies run one after another on the batch's connection, and the batch commits as
-  soon as the last body that joined is done. Each writer's ``write()`` returns only after
-  the commit that holds its changes, so nothing is reported done before it is durable.
-  Writers arriving while a batch runs its statements form the next batch, which is how
-  batches grow under load.
+  commit. The first writer opens a batch; writers that arrive until its body is done join
+  it; their bodies run one after another on the batch's connection, and the batch commits
+  as soon as the last body that joined is done. Each writer's ``write()`` returns only
+  after the commit that holds its changes, so nothing is reported done before it is
+  durable. Writers arriving later form the next batch, which begins once this one has sent
+  its last statement: that is how batches grow under load, and a batch is never held open
+  by a stream of newcomers.
 - **Serialised without a round trip.** Because the bodies of one process run one at a
   time, two clicks on one game are ordered in memory; the database is not asked to lock.
 - **The next batch runs while one commits (PostgreSQL).** Once a batch has sent its last
@@ -171,8 +172,8 @@ class Batch:
         self.failure: BaseException | None = None
         self.running: Writer | None = None
         """The writer whose body is running."""
-        self.previous: Batch | None = None
-        """The batch that was still committing when this one began (see :meth:`after_previous`)."""
+        self.previous: tuple[Batch, ...] = ()
+        """The batches that were still committing when this one began (see :meth:`after_previous`)."""
         self.touched: set[int] = set()
         """Ids of the games the batch read or changed: they leave the cache if it fails."""
         self.stores_moves = False
@@ -217,17 +218,16 @@ class Batch:
         self._connection = connection
 
     async def after_previous(self, game_id: int) -> None:
-        """Wait until the batch still committing when this one began has ended, if it touched
-        game ``game_id``: until then its changes of the game may yet be rolled back, so its
-        cached copy may not be built on."""
-        if not self.sees_settled(game_id):
-            assert self.previous is not None
-            await asyncio.shield(self.previous.outcome)
+        """Wait until the batches still committing when this one began have ended, those that
+        touched game ``game_id``: until then their changes of the game may yet be rolled back, so
+        its cached copy may not be built on."""
+        for previous in self.previous:
+            if game_id in previous.touched:
+                await asyncio.shield(previous.outcome)
 
     def sees_settled(self, game_id: int) -> bool:
         """Whether game ``game_id`` has no change in a batch still committing (see :meth:`after_previous`)."""
-        previous = self.previous
-        return previous is None or previous.outcome.done() or game_id not in previous.touched
+        return all(previous.outcome.done() or game_id not in previous.touched for previous in self.previous)
 
     def wrote(self) -> None:
         """Note that the running writer's own statement wrote (called by the repository)."""
@@ -367,7 +367,8 @@ class WriteBatches:
         self._depth = 1 if engine.dialect.name == "sqlite" else OPEN_TRANSACTIONS
         self._slots = asyncio.Semaphore(self._depth)
         """One per batch transaction open at once (SQLite: one, it has one writer at a time)."""
-        self._committing: Batch | None = None
+        self._committing: list[Batch] = []
+        """The batches that sent their last statement and wait for their commit."""
         self._idle: list[AsyncConnection] = []
         """Write connections kept from batch to batch (one that failed is given back to the pool)."""
         self._open: set[AsyncConnection] = set()
@@ -405,6 +406,8 @@ class WriteBatches:
                     raise
                 finally:
                     batch.running = None
+                    if self._filling is batch:  # writers arriving from now on form the next batch
+                        self._filling = None
         finally:
             batch.finished += 1
             if batch.finished == batch.joined:
@@ -445,8 +448,8 @@ class WriteBatches:
             self._slots.release()
             self._statements.release()
             raise
-        committing = self._committing
-        batch.previous = committing if committing is not None and not committing.outcome.done() else None
+        self._committing = [previous for previous in self._committing if not previous.outcome.done()]
+        batch.previous = tuple(self._committing)
 
     async def _give_back(self, connection: AsyncConnection, *, keep: bool) -> None:
         """Keep ``connection`` for the next batch, or give it back to the pool (after a failure)."""
@@ -513,7 +516,7 @@ class WriteBatches:
                 try:
                     await batch.insert_moves()
                     self._maybe_kill(batch, "before-move-commit")
-                    self._committing = batch
+                    self._committing.append(batch)
                     statements_held = False
                     self._statements.release()
                     await connection.commit()
@@ -535,7 +538,7 @@ class WriteBatches:
             if statements_held:
                 self._statements.release()
             self._slots.release()
-            batch.previous = None
+            batch.previous = ()
             batch.outcome.set_result(batch.failure)
 
     def _maybe_kill(self, batch: Batch, point: str) -> None:
