@@ -129,3 +129,23 @@ async def test_a_game_changed_by_a_batch_still_committing_is_built_on_once_that_
         assert await _stored(database, game.id) == (2, "....X....")
     finally:
         await database.close()
+
+
+async def test_a_read_while_a_batch_commits_leaves_that_batchs_copy_in_the_cache(
+    postgres_session_url: str, held_commits: AsyncConnection
+) -> None:
+    database = Database(postgres_session_url)
+    try:
+        (game,) = await _games_with_player(database, range(781, 782))
+        waiting = asyncio.create_task(_move_and_store_language(database, game, "fr"))
+        await _commit_waiting(held_commits)
+        async with asyncio.timeout(WAIT_LIMIT), database.write() as repo:
+            before = await repo.game(game.id)
+            assert before is not None and before.version == 1, "an uncommitted change was read"
+        await held_commits.execute(text(f"SELECT pg_advisory_unlock({LOCK})"))
+        await waiting
+        async with database.write() as repo:
+            cached = await repo.game(game.id, cached=True)
+            assert cached is not None and (cached.version, cached.board) == (2, "X........")
+    finally:
+        await database.close()
