@@ -29,9 +29,10 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
 - **Compare-and-sets decided together.** A writer's first change of a game, made before
   it wrote anything else, is not sent at once: it waits with the batch
   (:meth:`Batch.defer_set`) and is sent with the others in one statement
-  (:func:`~bot.db.statements.compare_and_set_all`) when the batch next runs any
-  statement, at the latest right before its commit. So a batch of moves costs one
-  round trip for all their compare-and-sets, not one each. A writer whose compare-and-set
+  (:func:`~bot.db.statements.compare_and_set_all`) when the batch next runs a statement
+  that reads games (one that reads a channel's games waits only if a change of that
+  channel is waiting), at the latest right before its commit. So a batch of moves costs
+  one round trip for all their compare-and-sets, not one each. A writer whose compare-and-set
   did not apply *lost the race*: everything it did in the batch is taken out (its moves
   are not inserted, its game leaves the cache) and its ``write()`` raises
   :class:`~bot.db.errors.LostRaceError` (at once if its body is still running, else once
@@ -40,11 +41,12 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
 - **Moves inserted once per batch.** The moves the writers of a batch store are kept with
   the batch and inserted in one statement right before its commit (a move row is never
   read back by the transaction that writes it; a read of moves in a batch inserts the
-  pending ones first).
+  pending ones first). The board message recorded for a cached game waits likewise and
+  is sent with the compare-and-sets.
 - **Core statements on kept connections.** A batch is one transaction on one of the
-  process's write connections, which are kept from batch to batch (one is given back to
-  the pool when its batch fails); the repository writes with Core statements built once, straight on it (no
-  ORM unit of work, no flush). An ORM session joined to that transaction is made only when
+  process's write connections, which are kept from batch to batch (a failed batch gives
+  them all back to the pool); the repository writes with Core statements built once,
+  straight on it (no ORM unit of work, no flush). An ORM session joined to that transaction is made only when
   a writer reads models the repository does not build itself (lists of moves, ratings);
   it is never flushed or committed.
 - **All or nothing.** A body that fails after a statement of its own wrote (or a database
