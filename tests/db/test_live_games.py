@@ -423,7 +423,7 @@ async def test_a_start_sees_the_channel_freed_by_a_change_waiting_in_its_batch(d
                 started.append(new.id)
 
         results = await asyncio.gather(ends_the_game(), starts_in_the_channel(), return_exceptions=True)
-        assert results == [None, None]
+        assert list(results) == [None, None]
         async with database.read() as repo:
             live = await repo.live_game(751)
             assert live is not None and [live.id] == started

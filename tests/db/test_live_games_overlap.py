@@ -55,12 +55,28 @@ async def held_commits(postgres_session_url: str) -> AsyncIterator[AsyncConnecti
     await database.close()
 
 
-async def _commit_waiting(holder: AsyncConnection) -> None:
-    """Return once a commit waits for the held lock."""
+@pytest.fixture
+async def database(postgres_session_url: str) -> AsyncIterator[Database]:
+    db = Database(postgres_session_url)
+    yield db
+    await db.close()
+
+
+async def _held_commit(
+    database: Database, game: Game, language: str, holder: AsyncConnection
+) -> asyncio.Task[None]:
+    """A batch that moves in ``game`` and stores ``language``, once its commit waits for the held lock."""
+    committing = asyncio.create_task(_move_and_store_language(database, game, language))
     query = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
     async with asyncio.timeout(WAIT_LIMIT):
         while (await holder.execute(query)).scalar_one() == 0:  # noqa: ASYNC110 (the server tells no one)
             await asyncio.sleep(0.01)
+    return committing
+
+
+async def _release(holder: AsyncConnection) -> None:
+    """Let the held commit go on."""
+    await holder.execute(text(f"SELECT pg_advisory_unlock({LOCK})"))
 
 
 async def _move_and_store_language(database: Database, game: Game, language: str) -> None:
@@ -79,73 +95,58 @@ async def _stored(database: Database, game_id: int) -> tuple[int, str]:
 
 
 async def test_a_batch_commits_while_the_one_before_it_waits_for_its_commit(
-    postgres_session_url: str, held_commits: AsyncConnection
+    database: Database, held_commits: AsyncConnection
 ) -> None:
-    database = Database(postgres_session_url)
-    try:
-        first, second = await _games_with_player(database, range(761, 763))
-        waiting = asyncio.create_task(_move_and_store_language(database, first, "fr"))
-        await _commit_waiting(held_commits)
-        async with asyncio.timeout(WAIT_LIMIT), database.write() as repo:
-            cached = await repo.game(second.id, cached=True)
-            assert cached is not None
-            await repo.apply(cached, Moved("....X....", 1, 4, None, NOW))
-        assert not waiting.done(), "the first batch's commit did not wait for the lock"
-        assert await _stored(database, second.id) == (2, "....X....")
-        await held_commits.execute(text(f"SELECT pg_advisory_unlock({LOCK})"))
-        await waiting
-        assert await _stored(database, first.id) == (2, "X........")
-    finally:
-        await database.close()
+    first, second = await _games_with_player(database, range(761, 763))
+    waiting = await _held_commit(database, first, "fr", held_commits)
+    async with asyncio.timeout(WAIT_LIMIT), database.write() as repo:
+        cached = await repo.game(second.id, cached=True)
+        assert cached is not None
+        await repo.apply(cached, Moved("....X....", 1, 4, None, NOW))
+    assert not waiting.done(), "the first batch's commit did not wait for the lock"
+    assert await _stored(database, second.id) == (2, "....X....")
+    await _release(held_commits)
+    await waiting
+    assert await _stored(database, first.id) == (2, "X........")
 
 
 async def test_a_game_changed_by_a_batch_still_committing_is_built_on_once_that_batch_ended(
-    postgres_session_url: str, held_commits: AsyncConnection
+    database: Database, held_commits: AsyncConnection
 ) -> None:
-    database = Database(postgres_session_url)
-    try:
-        (game,) = await _games_with_player(database, range(771, 772))
-        failing = asyncio.create_task(_move_and_store_language(database, game, "xx"))
-        await _commit_waiting(held_commits)
-        seen: list[int] = []
-        reading = asyncio.Event()
+    (game,) = await _games_with_player(database, range(771, 772))
+    failing = await _held_commit(database, game, "xx", held_commits)
+    seen: list[int] = []
+    reading = asyncio.Event()
 
-        async def moves_next() -> None:
-            async with database.write() as repo:
-                reading.set()
-                cached = await repo.game(game.id, cached=True)
-                assert cached is not None
-                seen.append(cached.version)
-                await repo.apply(cached, Moved("....X....", 1, 4, None, NOW))
+    async def moves_next() -> None:
+        async with database.write() as repo:
+            reading.set()
+            cached = await repo.game(game.id, cached=True)
+            assert cached is not None
+            seen.append(cached.version)
+            await repo.apply(cached, Moved("....X....", 1, 4, None, NOW))
 
-        next_move = asyncio.create_task(moves_next())
-        await reading.wait()  # it reads its game now, unless it must wait for the batch before
-        await held_commits.execute(text(f"SELECT pg_advisory_unlock({LOCK})"))
-        with pytest.raises(DatabaseUnavailableError):
-            await failing
-        async with asyncio.timeout(WAIT_LIMIT):
-            await next_move
-        assert seen == [1], "the next batch built on a change that was then rolled back"
-        assert await _stored(database, game.id) == (2, "....X....")
-    finally:
-        await database.close()
+    next_move = asyncio.create_task(moves_next())
+    await reading.wait()  # it reads its game now, unless it must wait for the batch before
+    await _release(held_commits)
+    with pytest.raises(DatabaseUnavailableError):
+        await failing
+    async with asyncio.timeout(WAIT_LIMIT):
+        await next_move
+    assert seen == [1], "the next batch built on a change that was then rolled back"
+    assert await _stored(database, game.id) == (2, "....X....")
 
 
 async def test_a_read_while_a_batch_commits_leaves_that_batchs_copy_in_the_cache(
-    postgres_session_url: str, held_commits: AsyncConnection
+    database: Database, held_commits: AsyncConnection
 ) -> None:
-    database = Database(postgres_session_url)
-    try:
-        (game,) = await _games_with_player(database, range(781, 782))
-        waiting = asyncio.create_task(_move_and_store_language(database, game, "fr"))
-        await _commit_waiting(held_commits)
-        async with asyncio.timeout(WAIT_LIMIT), database.write() as repo:
-            before = await repo.game(game.id)
-            assert before is not None and before.version == 1, "an uncommitted change was read"
-        await held_commits.execute(text(f"SELECT pg_advisory_unlock({LOCK})"))
-        await waiting
-        async with database.write() as repo:
-            cached = await repo.game(game.id, cached=True)
-            assert cached is not None and (cached.version, cached.board) == (2, "X........")
-    finally:
-        await database.close()
+    (game,) = await _games_with_player(database, range(781, 782))
+    waiting = await _held_commit(database, game, "fr", held_commits)
+    async with asyncio.timeout(WAIT_LIMIT), database.write() as repo:
+        before = await repo.game(game.id)
+        assert before is not None and before.version == 1, "an uncommitted change was read"
+    await _release(held_commits)
+    await waiting
+    async with database.write() as repo:
+        cached = await repo.game(game.id, cached=True)
+        assert cached is not None and (cached.version, cached.board) == (2, "X........")
