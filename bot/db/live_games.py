@@ -365,14 +365,14 @@ class WriteBatches:
         self._max_batch = max_batch
         self._filling: Batch | None = None
         self._statements = asyncio.Lock()
-        """Held by the batch whose writers run statements: from its begin to its commit."""
+        """Held by the batch whose writers run statements: from its begin until it has sent its last one."""
         self._depth = 1 if engine.dialect.name == "sqlite" else OPEN_TRANSACTIONS
         self._slots = asyncio.Semaphore(self._depth)
         """One per batch transaction open at once (SQLite: one, it has one writer at a time)."""
         self._committing: list[Batch] = []
         """The batches that sent their last statement and wait for their commit."""
         self._idle: list[AsyncConnection] = []
-        """Write connections kept from batch to batch (one that failed is given back to the pool)."""
+        """Write connections kept from batch to batch (a failed batch gives them all back to the pool)."""
         self._open: set[AsyncConnection] = set()
         self._kill_at = _kill_point()
         self.commits = 0
