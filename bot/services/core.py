@@ -118,16 +118,21 @@ class ServiceCore:
     ) -> None:
         """Store each actor and their display name (skipped when ``known``, by default this process's
         cache of stored names, already has that name)."""
+        await self.store_names(repo, now, self.unsaved_names(*actors, known=known))
+
+    def unsaved_names(self, *actors: Actor, known: Mapping[int, str] | None = None) -> dict[int, str]:
+        """The actors' display names, by id, that ``known`` (by default this process's cache of
+        stored names) does not have as they are now: the ones :meth:`store_names` would write."""
         if known is None:
             known = self._name_cache
-        changed = {}
-        for actor in actors:
-            name = actor.display_name[:NAME_LENGTH]
-            if known is None or known.get(actor.user_id) != name:
-                changed[actor.user_id] = name
-        if changed:
-            await repo.save_players(list(changed.items()), now)
-            self._learn(changed)
+        names = {actor.user_id: actor.display_name[:NAME_LENGTH] for actor in actors}
+        return {user_id: name for user_id, name in names.items() if known.get(user_id) != name}
+
+    async def store_names(self, repo: Repository, now: datetime, names: Mapping[int, str]) -> None:
+        """Store these players with their display names (nothing to do when there are none)."""
+        if names:
+            await repo.save_players(list(names.items()), now)
+            self._learn(names)
 
     async def view(
         self,

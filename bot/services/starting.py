@@ -35,8 +35,7 @@ class Starting:
         human_x = self._human_is_x(first)
         now = core.clock()
         async with core.write() as repo:
-            await self._check_can_start(repo, place, player.user_id, now)
-            await core.save_players(repo, now, player)
+            await self._prepare_start(repo, place, now, player)
             x, o = (player.user_id, None) if human_x else (None, player.user_id)
             view, turn = await self._create(repo, place, size, player, x, o, level, now)
         return await self._moves.after_human_turn(view, turn)
@@ -54,8 +53,7 @@ class Starting:
         challenger_x = self._human_is_x(first)
         now = core.clock()
         async with core.write() as repo:
-            await self._check_can_start(repo, place, challenger.user_id, now)
-            await core.save_players(repo, now, challenger, opponent)
+            await self._prepare_start(repo, place, now, challenger, opponent)
             sides = (challenger.user_id, opponent.user_id)
             x, o = sides if challenger_x else sides[::-1]
             view, _ = await self._create(repo, place, size, challenger, x, o, None, now)
@@ -98,8 +96,7 @@ class Starting:
                 raise refusals.NotFinished()
             if rules.mark_of(old, user.user_id) is None:
                 raise refusals.NotRematchPlayer()
-            await self._check_can_start(repo, place, user.user_id, now)
-            await core.save_players(repo, now, user)
+            await self._prepare_start(repo, place, now, user)
             level = None if old.level is None else Level(old.level)
             x, o = old.o_player_id, old.x_player_id
             view, turn = await self._create(repo, place, old.size, user, x, o, level, now)
@@ -110,16 +107,36 @@ class Starting:
             return self._core.rng.random() < 0.5
         return first is First.ME
 
-    async def _check_can_start(self, repo: Repository, place: Place, user_id: int, now: datetime) -> None:
-        live = await repo.live_game(place.channel_id)
-        if live is not None:
-            raise rules.busy_channel(live)
-        cooldown = self._core.settings.start_cooldown_seconds
-        last = await repo.last_game_created_by(user_id) if cooldown > 0 else None
+    async def _prepare_start(
+        self, repo: Repository, place: Place, now: datetime, starter: Actor, *others: Actor
+    ) -> None:
+        """Refuse a start in a busy channel, then one within the starter's cooldown; store the players.
+
+        The channel is read here only when a name must be stored first, or to put a busy
+        channel before a cooldown: otherwise the new game's insert finds it out itself (the
+        channel's live-game index refuses it, see :meth:`_create`) with nothing written, so the
+        usual start saves a round trip to the database.
+        """
+        core = self._core
+        names = core.unsaved_names(starter, *others)
+        channel_read = bool(names)
+        if channel_read:
+            await self._refuse_busy_channel(repo, place)
+        cooldown = core.settings.start_cooldown_seconds
+        last = await repo.last_game_created_by(starter.user_id) if cooldown > 0 else None
         if last is not None and not rules.played_out(last):
             wait = cooldown - (now - last.created_at).total_seconds()
             if wait > 0:
+                if not channel_read:
+                    await self._refuse_busy_channel(repo, place)
                 raise refusals.Cooldown(wait)
+        await core.store_names(repo, now, names)
+
+    @staticmethod
+    async def _refuse_busy_channel(repo: Repository, place: Place) -> None:
+        live = await repo.live_game(place.channel_id)
+        if live is not None:
+            raise rules.busy_channel(live)
 
     async def _pending_for(
         self, repo: Repository, place: Place, user: Actor, game_id: int | None, *, cached: bool = False
@@ -179,8 +196,8 @@ class Starting:
             created_at=now,
             updated_at=now,
         )
-        if game is None:  # another request took the channel since our check: the unique index said no
-            raise rules.busy_channel(None)
+        if game is None:  # the channel's live-game index said no: a game or challenge runs there
+            raise rules.busy_channel(await repo.live_game(place.channel_id))
         opening = self._moves.reply_at_once(game, board)
         if opening is not None:
             board = await self._moves.play(repo, game, board, opening, None, now)
