@@ -382,8 +382,9 @@ class Repository:
         """The rating rows of these players in these scopes, created at ``initial`` if missing,
         locked for this transaction (in a fixed order, so two games ending at once cannot deadlock).
 
-        The ratings returned belong to no session: change them, then store them with
-        :meth:`update_ratings`.
+        On PostgreSQL one statement (:func:`~bot.db.statements.lock_ratings_at_once`, one round
+        trip); on SQLite an insert of the missing rows, then a read. The ratings returned belong
+        to no session: change them, then store them with :meth:`record_ratings`.
         """
         connection = await self._write_conn()
         rows = [
@@ -401,24 +402,53 @@ class Repository:
             for scope in sorted(set(scopes))
             for player_id in sorted(set(player_ids))
         ]
-        await sql.insert_rows(connection, sql.RATINGS, sql.RATING_KEYS, rows, or_ignore=True)
-        wanted = {"players": list(player_ids), "scopes": list(scopes)}
-        found = await self._rows(sql.RATINGS_FOR_UPDATE, wanted)
+        if connection.dialect.name == "postgresql":
+            arrays = {key: [row[key] for row in rows] for key in sql.RATING_KEYS}
+            found = (await connection.execute(sql.lock_ratings_at_once(), arrays)).all()
+        else:
+            await sql.insert_rows(connection, sql.RATINGS, sql.RATING_KEYS, rows, or_ignore=True)
+            wanted = {"players": list(player_ids), "scopes": list(scopes)}
+            found = await self._rows(sql.RATINGS_FOR_UPDATE, wanted)
         ratings = [sql.model_from_row(Rating, sql.RATING_KEYS, row) for row in found]
         return {(rating.player_id, rating.scope): rating for rating in ratings}
 
-    async def update_ratings(self, ratings: Iterable[Rating]) -> None:
-        """Store ratings of :meth:`lock_ratings` as they now stand: one statement."""
-        rows = [
-            {
-                "_player_id": rating.player_id,
-                "_scope": rating.scope,
-                **{name: getattr(rating, name) for name in sql.RATING_VALUES},
-            }
+    async def record_ratings(
+        self,
+        ratings: Iterable[Rating],
+        game_id: int,
+        changes: Sequence[tuple[int, int, float]],
+        played_at: datetime,
+    ) -> None:
+        """Store ratings of :meth:`lock_ratings` as they now stand, and record each player's
+        rating in a scope after game ``game_id``, ``(player_id, scope, rating)``.
+
+        On PostgreSQL one statement (:func:`~bot.db.statements.record_ratings_at_once`, one round
+        trip); on SQLite, where a statement costs microseconds in the process, one for each table.
+        """
+        new = [
+            {"_player_id": rating.player_id, "_scope": rating.scope}
+            | {name: getattr(rating, name) for name in sql.RATING_VALUES}
             for rating in ratings
         ]
-        if rows:
-            await (await self._write_conn()).execute(sql.UPDATE_RATING, rows)
+        recorded = [
+            {"player_id": p, "scope": scope, "game_id": game_id, "rating": rating, "played_at": played_at}
+            for p, scope, rating in changes
+        ]
+        if not new and not recorded:
+            return
+        connection = await self._write_conn()
+        if connection.dialect.name == "postgresql":
+            arrays = {
+                f"new_{key}": [row[key] for row in new]
+                for key in ("_player_id", "_scope", *sql.RATING_VALUES)
+            }
+            arrays |= {f"change_{key}": [row[key] for row in recorded] for key in sql.RATING_CHANGE_KEYS}
+            await connection.execute(sql.record_ratings_at_once(), arrays)
+            return
+        if new:
+            await connection.execute(sql.UPDATE_RATING, new)
+        if recorded:
+            await sql.insert_rows(connection, sql.RATING_CHANGES, sql.RATING_CHANGE_KEYS, recorded)
 
     async def stored_review(self, game_id: int) -> str | None:
         """The review kept for a game (its moves as JSON), if one was computed."""
@@ -431,18 +461,6 @@ class Repository:
         statement = sql.dialect_insert(connection.dialect.name, _REVIEWS)
         statement = statement.values(game_id=game_id, moves=moves, created_at=now).on_conflict_do_nothing()
         await connection.execute(statement)
-
-    async def add_rating_changes(
-        self, game_id: int, ratings: Sequence[tuple[int, int, float]], played_at: datetime
-    ) -> None:
-        """Record each player's rating in a scope, ``(player_id, scope, rating)``, after game ``game_id``."""
-        if not ratings:
-            return
-        rows = [
-            {"player_id": p, "scope": scope, "game_id": game_id, "rating": rating, "played_at": played_at}
-            for p, scope, rating in ratings
-        ]
-        await sql.insert_rows(await self._write_conn(), sql.RATING_CHANGES, sql.RATING_CHANGE_KEYS, rows)
 
     async def rating_changes(self, player_id: int, scope: int) -> Sequence[RatingChange]:
         """The player's rating after each rated game in ``scope``, oldest first."""

@@ -160,6 +160,34 @@ def _insert_many(table: Table, keys: tuple[str, ...], count: int, or_ignore: boo
     return statement.on_conflict_do_nothing() if or_ignore else statement  # type: ignore[attr-defined]
 
 
+def _unnest(name: str, types: Mapping[str, Any], prefix: str = "") -> Any:
+    """PostgreSQL: ``unnest(:<prefix><column>, ...) AS <name>(<column>, ...)``, rows from one bound
+    array per column (the i-th row takes the i-th element of each, in order)."""
+    arrays = [cast(bindparam(prefix + key, type_=ARRAY(kind)), ARRAY(kind)) for key, kind in types.items()]
+    return (
+        func.unnest(*arrays)
+        .table_valued(*(column(key, kind) for key, kind in types.items()))
+        .render_derived(name=name)
+    )
+
+
+@functools.cache
+def lock_ratings_at_once() -> Insert:
+    """PostgreSQL: create the missing rating rows, lock them all and return them, in one statement.
+
+    ``INSERT INTO ratings ... SELECT * FROM unnest(...) ON CONFLICT (player_id, scope) DO UPDATE
+    SET updated_at = ratings.updated_at RETURNING *``: the no-op update takes each stored row's
+    lock (as ``SELECT ... FOR UPDATE`` would, waiting for a transaction holding it), in the
+    order of the arrays, and returns the row as it then stands.
+    """
+    wanted = _unnest("wanted", {key: RATINGS.c[key].type for key in RATING_KEYS})
+    statement = postgresql.insert(RATINGS).from_select(list(RATING_KEYS), select(*wanted.c))
+    upsert: Insert = statement.on_conflict_do_update(
+        index_elements=[RATINGS.c.player_id, RATINGS.c.scope], set_={"updated_at": RATINGS.c.updated_at}
+    ).returning(*RATINGS.columns)
+    return upsert
+
+
 RATINGS_FOR_UPDATE: Select[Any] = (
     select(*RATINGS.columns)
     .where(
@@ -177,6 +205,40 @@ UPDATE_RATING: Update = (
     .values({name: bindparam(name) for name in RATING_VALUES})
 )
 RATING_CHANGE_KEYS = ("player_id", "scope", "game_id", "rating", "played_at")
+
+
+@functools.cache
+def record_ratings_at_once() -> Insert:
+    """PostgreSQL: store changed ratings and insert their rating changes, in one statement.
+
+    ``WITH updated AS (UPDATE ratings ... FROM unnest(...)) INSERT INTO rating_changes SELECT
+    * FROM unnest(...)``: the ratings' arrays are bound as ``new_<column>`` (with ``new__player_id``
+    and ``new__scope`` for the key), the changes' as ``change_<column>``.
+    """
+    new = _unnest(
+        "new",
+        {
+            "_player_id": RATINGS.c.player_id.type,
+            "_scope": RATINGS.c.scope.type,
+            **{name: RATINGS.c[name].type for name in RATING_VALUES},
+        },
+        prefix="new_",
+    )
+    updated = (
+        update(RATINGS)
+        .where(RATINGS.c.player_id == new.c._player_id, RATINGS.c.scope == new.c._scope)
+        .values({name: new.c[name] for name in RATING_VALUES})
+        .cte("updated")
+    )
+    changes = _unnest(
+        "changes", {key: RATING_CHANGES.c[key].type for key in RATING_CHANGE_KEYS}, prefix="change_"
+    )
+    statement: Insert = (
+        postgresql.insert(RATING_CHANGES)
+        .from_select(list(RATING_CHANGE_KEYS), select(*changes.c))
+        .add_cte(updated)
+    )
+    return statement
 
 
 @functools.cache
@@ -201,12 +263,7 @@ def compare_and_set_many(columns: tuple[str, ...]) -> Update:
     """
     types = {"_id": GAMES.c.id.type, "_expected": GAMES.c.version.type}
     types.update((name, GAMES.c[name].type) for name in columns)
-    arrays = [cast(bindparam(name, type_=ARRAY(kind)), ARRAY(kind)) for name, kind in types.items()]
-    changes = (
-        func.unnest(*arrays)
-        .table_valued(*(column(name, kind) for name, kind in types.items()))
-        .render_derived(name="changes")
-    )
+    changes = _unnest("changes", types)
     return (
         update(GAMES)
         .where(GAMES.c.id == changes.c._id, GAMES.c.version == changes.c._expected)

@@ -47,5 +47,4 @@ async def apply_ratings(repo: Repository, game: Game, now: datetime, rules: Rati
             row.draws += score == 0.5
             row.updated_at = now
             changes.append((row.player_id, scope, rating))
-    await repo.update_ratings(rows.values())
-    await repo.add_rating_changes(game.id, changes, now)
+    await repo.record_ratings(rows.values(), game.id, changes, now)

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from bot.db import GLOBAL_SCOPE
-from bot.services import GameService, RatingRules
+from bot.services import GameService, RatingRules, ServiceSettings
 from bot.services.ratings import elo_update, expected_score
-from tests.services.helpers import ALICE, BOB, CAROL, DRAW, ELSEWHERE, HERE, X_WINS, ManualClock, play_game
+from tests.services.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    DRAW,
+    ELSEWHERE,
+    HERE,
+    THERE,
+    X_WINS,
+    ManualClock,
+    make_service,
+    play_game,
+)
 
 
 def test_expected_score() -> None:
@@ -46,6 +61,33 @@ async def test_a_win_moves_both_scopes(service: GameService) -> None:
         row = await repo.rating(ALICE.user_id, GLOBAL_SCOPE)
         assert row is not None and (row.games, row.wins, row.losses, row.draws) == (1, 1, 0, 0)
         assert row.rating == 1216 and row.best_rating == 1216
+
+
+async def test_two_games_of_one_player_ending_at_once_in_two_processes_both_count(
+    database_url: str, settings: ServiceSettings, clock: ManualClock, executor: ThreadPoolExecutor
+) -> None:
+    """Each ending locks the player's rating rows until it commits, so neither update is lost."""
+    services = [make_service(database_url, settings, clock, executor) for _ in range(2)]
+    try:
+        games = [
+            await play_game(services[0], ALICE, BOB, X_WINS[:-1], place=HERE),
+            await play_game(services[1], ALICE, CAROL, X_WINS[:-1], place=THERE),
+        ]
+        endings = await asyncio.gather(
+            services[0].move(HERE, ALICE, X_WINS[-1], game_id=games[0].id),
+            services[1].move(THERE, ALICE, X_WINS[-1], game_id=games[1].id),
+        )
+        assert all(ending.result is not None and ending.rated for ending in endings)
+        async with services[0].database.read() as repo:
+            alice = await repo.rating(ALICE.user_id, GLOBAL_SCOPE)
+            assert alice is not None and (alice.games, alice.wins) == (2, 2)
+            first = elo_update(1200, 1200, 1.0, RatingRules().k_factor)
+            assert alice.rating == pytest.approx(elo_update(first, 1200, 1.0, RatingRules().k_factor))
+            history = await repo.rating_changes(ALICE.user_id, GLOBAL_SCOPE)
+            assert sorted(change.rating for change in history) == pytest.approx([first, alice.rating])
+    finally:
+        for service in services:
+            await service.close()
 
 
 async def test_a_game_in_another_server_moves_only_the_global_rating(service: GameService) -> None:
