@@ -1,7 +1,7 @@
 """Load benchmark: the real bot process driven through the Discord emulator, against an in-memory baseline.
 
     python -m bench.load [--quick] [--bots baseline,sqlite,postgresql] [--seconds 6] [--out FILE]
-                         [--games 1,10,50] [--paced 50:2] [--analyses 5]
+                         [--games 1,10,50] [--paced 50:2] [--analyses 5] [--rounds 1]
 
 Every bot runs as its own process, as users start it, against a Discord emulator of its
 own inside this process: ``python -m bot`` on SQLite (a temporary file) and on
@@ -142,6 +142,15 @@ class LoadResult:
                     result.acks.append(ack)
                     result.edits.append(edit)
         return result
+
+    @classmethod
+    def merged(cls, rounds: Sequence[LoadResult]) -> LoadResult:
+        """One result of the rounds of one bot under one load: their games, time and CPU added up."""
+        first = rounds[0]
+        games = [game for result in rounds for game in result.games]
+        elapsed = sum(result.elapsed for result in rounds)
+        cpu = sum(result.cpu for result in rounds)
+        return cls.of(first.bot, first.mode, first.concurrency, elapsed, games, first.think, cpu)
 
     @property
     def per_second(self) -> float:
@@ -389,6 +398,9 @@ class Options:
     """(games, think seconds) loads run after the flat-out ones, for latency at a steady load."""
     analyses: int = 5
     """``/ttt hint`` runs in the engine-pool probe; 0 skips the probe."""
+    rounds: int = 1
+    """Rounds of ``seconds`` per bot and load, the bots taking turns (each round starting with the
+    next bot); a row adds its rounds up, so a machine slowing down for a while weighs on every bot."""
 
 
 @dataclass
@@ -400,6 +412,24 @@ class Report:
     missing: list[str]
 
 
+async def _measure_rounds(
+    bots: Sequence[RunningBot], mode: Mode, concurrency: int, think: float, options: Options
+) -> list[LoadResult]:
+    """One row per bot: ``options.rounds`` rounds each, the bots taking turns, added up."""
+    rounds: dict[str, list[LoadResult]] = {bot.name: [] for bot in bots}
+    for turn in range(options.rounds):
+        for bot in [*bots[turn % len(bots) :], *bots[: turn % len(bots)]]:
+            result = await measure_load(bot, mode, concurrency, options.seconds, think, seed=1 + turn)
+            ack = milliseconds(percentile(result.acks, 99))
+            print(
+                f"{bot.label:22} {concurrency:3} {mode.value:9} think {think:g} round {turn + 1}: "
+                f"{result.per_second:7.1f}/s ack p99 {ack} ms",
+                file=sys.stderr,
+            )
+            rounds[bot.name].append(result)
+    return [LoadResult.merged(rounds[bot.name]) for bot in bots]
+
+
 async def run(options: Options, workdir: Path) -> Report:
     before = machine()
     async with running_bots(options.bots, workdir) as bots:
@@ -408,14 +438,7 @@ async def run(options: Options, workdir: Path) -> Report:
         loads = [(concurrency, 0.0) for concurrency in options.levels] + list(options.paced)
         for concurrency, think in loads:
             for mode in options.modes:
-                for bot in bots:
-                    result = await measure_load(bot, mode, concurrency, options.seconds, think)
-                    print(
-                        f"{bot.label:22} {concurrency:3} {mode.value:9} think {think:g}: "
-                        f"{result.per_second:7.1f}/s ack p99 {milliseconds(percentile(result.acks, 99))} ms",
-                        file=sys.stderr,
-                    )
-                    results.append(result)
+                results += await _measure_rounds(bots, mode, concurrency, think, options)
         probes = {}
         if options.analyses:
             for bot in bots:
@@ -434,8 +457,8 @@ def markdown(report: Report, options: Options, quick: bool) -> str:
         "",
         f"- Machine before: {report.load_before}",
         f"- Machine after: {report.load_after}",
-        f"- {options.seconds:g} s of play per row (the games in progress are then finished); "
-        "latencies are per click (cells and Accept), timed by the emulator from the click.",
+        f"- {options.seconds:g} s of play per row{_rounds(options.rounds)} (the games in progress are then "
+        "finished); latencies are per click (cells and Accept), timed by the emulator from the click.",
         "",
         load_table(report.results),
         "",
@@ -465,6 +488,12 @@ def markdown(report: Report, options: Options, quick: bool) -> str:
     return "\n".join(parts)
 
 
+def _rounds(rounds: int) -> str:
+    if rounds == 1:
+        return ""
+    return f" in each of {rounds} rounds, the bots taking turns (a row adds its rounds up)"
+
+
 def parse_args(argv: Sequence[str] | None) -> tuple[Options, bool, Path]:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="1 and 10 games, 1 s each, 2 analyses")
@@ -473,6 +502,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Options, bool, Path]:
     parser.add_argument("--games", default=None, help="comma-separated concurrent games, e.g. 50")
     parser.add_argument("--paced", default=None, help="GAMES:THINK_SECONDS,... (empty: none)")
     parser.add_argument("--analyses", type=int, default=None, help="engine-pool probe runs (0: skip)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds per row, the bots taking turns")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS-load.md"))
     args = parser.parse_args(argv)
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
@@ -492,6 +522,9 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Options, bool, Path]:
         ]
     if args.analyses is not None:
         options.analyses = args.analyses
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    options.rounds = args.rounds
     return options, args.quick, args.out
 
 

@@ -46,3 +46,16 @@ async def test_quick_run_against_the_baseline_plays_every_game_to_a_legal_end(tm
 
     text = markdown(report, options, quick=True)
     assert text.count("| baseline |") == 4
+
+
+async def test_rounds_add_up_into_one_row_per_bot_and_load(tmp_path: Path) -> None:
+    options = Options(bots=["baseline"], levels=(2,), modes=(Mode.VS_BOT,), seconds=0.2, paced=(), analyses=0)
+    options.rounds = 3
+    report = await run(options, tmp_path)
+
+    (row,) = report.results
+    assert row.elapsed >= 3 * options.seconds
+    assert row.interactions == sum(len(game.interactions) for game in row.games)
+    assert len(row.games) >= 3 * options.levels[0], "every round's tables played"
+    assert all(game.failure is None for game in row.games)
+    assert "in each of 3 rounds" in markdown(report, options, quick=False)
