@@ -29,7 +29,7 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
 - **Compare-and-sets decided together.** A writer's first change of a game, made before
   it wrote anything else, is not sent at once: it waits with the batch
   (:meth:`Batch.defer_set`) and is sent with the others in one statement
-  (:func:`~bot.db.statements.compare_and_set_all`) when the batch next runs a statement
+  (:func:`~bot.db.waiting_writes.send_waiting`) when the batch next runs a statement
   that reads games (one that reads a channel's games waits only if a change of that
   channel is waiting), at the latest right before its commit. So a batch of moves costs
   one round trip for all their compare-and-sets, not one each. A writer whose compare-and-set
@@ -39,10 +39,12 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   the batch has committed without it); the other writers are not affected. A game
   with a change waiting is not served from the cache until the change is decided.
 - **Moves inserted once per batch.** The moves the writers of a batch store are kept with
-  the batch and inserted in one statement right before its commit (a move row is never
-  read back by the transaction that writes it; a read of moves in a batch inserts the
-  pending ones first). The board message recorded for a cached game waits likewise and
-  is sent with the compare-and-sets.
+  the batch and inserted right before its commit, on PostgreSQL in the same statement as
+  the compare-and-sets still waiting, each move only if the change its writer needs
+  applied (:mod:`bot.db.waiting_writes`): a batch of moves sends one statement before its
+  commit. A move row is never read back by the transaction that writes it; a read of moves
+  in a batch inserts the pending ones first. The board message recorded for a cached game
+  waits likewise and is sent with the compare-and-sets.
 - **Core statements on kept connections.** A batch is one transaction on one of the
   process's write connections, which are kept from batch to batch (a failed batch gives
   them all back to the pool); the repository writes with Core statements built once,
@@ -81,7 +83,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from bot.db.errors import DatabaseUnavailableError, LostRaceError
 from bot.db.models import Game
-from bot.db.statements import MOVE_KEYS, MOVES, compare_and_set_all, insert_rows, set_messages
+from bot.db.statements import set_messages
+from bot.db.waiting_writes import send_waiting
 
 log = logging.getLogger(__name__)
 
@@ -277,23 +280,41 @@ class Batch:
         self.pending_moves.extend((self.running, row) for row in rows)
 
     async def settle(self) -> None:
-        """Send the waiting compare-and-sets, all in one statement, and the board messages;
-        take out the writers that lost.
+        """Send the waiting compare-and-sets and board messages; take out the writers that lost.
 
         A writer whose change was sent now has a write in the transaction. Raises
         :class:`LostRaceError` when the running writer is one that lost.
         """
-        if self.pending_messages:
-            messages, self.pending_messages = self.pending_messages, []
-            await set_messages(self.connection, [values for _, values in messages])
-            for writer, _ in messages:
-                writer.wrote_directly = True
-        if not self.pending_sets:
+        await self._send_waiting(with_moves=False)
+
+    async def insert_moves(self) -> None:
+        """Settle (see :meth:`settle`) and insert the pending move rows, all in one statement on
+        PostgreSQL (:func:`~bot.db.waiting_writes.send_waiting`)."""
+        await self._send_waiting(with_moves=True)
+
+    async def _send_waiting(self, *, with_moves: bool) -> None:
+        moves = self.pending_moves if with_moves else []
+        if not self.pending_sets and not self.pending_messages and not moves:
             return
-        pending, self.pending_sets = list(self.pending_sets.values()), {}
-        applied = await compare_and_set_all(
-            self.connection, [(change.game_id, change.expected, change.values) for change in pending]
+        pending = list(self.pending_sets.values())
+        messages = self.pending_messages
+        self.pending_sets, self.pending_messages = {}, []
+        if with_moves:
+            self.pending_moves = []
+        apart = [entry for entry in messages if entry[1]["_id"] in {change.game_id for change in pending}]
+        if apart:  # one statement changes a row once: these go before the compare-and-sets
+            await set_messages(self.connection, [values for _, values in apart])
+        together = [entry for entry in messages if entry not in apart]
+        applied = await send_waiting(
+            self.connection,
+            [(change.game_id, change.expected, change.values) for change in pending],
+            [values for _, values in together],
+            [(writer.deferred_set, row) for writer, row in moves],
         )
+        for writer, _ in messages:
+            writer.wrote_directly = True
+        if any(writer.deferred_set is None or writer.deferred_set in applied for writer, _ in moves):
+            self.stores_moves = True
         lost_here = None
         for change in pending:
             change.writer.deferred_set = None
@@ -323,15 +344,6 @@ class Batch:
                 self._cache.drop(values["_id"])
         self.pending_moves = _without(self.pending_moves, writer)
         self.pending_messages = _without(self.pending_messages, writer)
-
-    async def insert_moves(self) -> None:
-        """Settle the waiting compare-and-sets, then insert the pending move rows in one statement."""
-        await self.settle()
-        if self.pending_moves:
-            rows = [row for _, row in self.pending_moves]
-            self.pending_moves = []
-            self.stores_moves = True
-            await insert_rows(self.connection, MOVES, MOVE_KEYS, rows)
 
     def close_session(self) -> None:
         """Let go of the ORM session's models (no I/O: it owns neither the connection nor its transaction)."""

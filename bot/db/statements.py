@@ -160,7 +160,7 @@ def _insert_many(table: Table, keys: tuple[str, ...], count: int, or_ignore: boo
     return statement.on_conflict_do_nothing() if or_ignore else statement  # type: ignore[attr-defined]
 
 
-def _unnest(name: str, types: Mapping[str, Any], prefix: str = "") -> Any:
+def unnest_arrays(name: str, types: Mapping[str, Any], prefix: str = "") -> Any:
     """PostgreSQL: ``unnest(:<prefix><column>, ...) AS <name>(<column>, ...)``, rows from one bound
     array per column (the i-th row takes the i-th element of each, in order)."""
     arrays = [cast(bindparam(prefix + key, type_=ARRAY(kind)), ARRAY(kind)) for key, kind in types.items()]
@@ -180,7 +180,7 @@ def lock_ratings_at_once() -> Insert:
     lock (as ``SELECT ... FOR UPDATE`` would, waiting for a transaction holding it), in the
     order of the arrays, and returns the row as it then stands.
     """
-    wanted = _unnest("wanted", {key: RATINGS.c[key].type for key in RATING_KEYS})
+    wanted = unnest_arrays("wanted", {key: RATINGS.c[key].type for key in RATING_KEYS})
     statement = postgresql.insert(RATINGS).from_select(list(RATING_KEYS), select(*wanted.c))
     upsert: Insert = statement.on_conflict_do_update(
         index_elements=[RATINGS.c.player_id, RATINGS.c.scope], set_={"updated_at": RATINGS.c.updated_at}
@@ -215,7 +215,7 @@ def record_ratings_at_once() -> Insert:
     * FROM unnest(...)``: the ratings' arrays are bound as ``new_<column>`` (with ``new__player_id``
     and ``new__scope`` for the key), the changes' as ``change_<column>``.
     """
-    new = _unnest(
+    new = unnest_arrays(
         "new",
         {
             "_player_id": RATINGS.c.player_id.type,
@@ -230,7 +230,7 @@ def record_ratings_at_once() -> Insert:
         .values({name: new.c[name] for name in RATING_VALUES})
         .cte("updated")
     )
-    changes = _unnest(
+    changes = unnest_arrays(
         "changes", {key: RATING_CHANGES.c[key].type for key in RATING_CHANGE_KEYS}, prefix="change_"
     )
     statement: Insert = (
@@ -251,56 +251,6 @@ def compare_and_set(columns: tuple[str, ...]) -> Update:
         .values({name: bindparam(name) for name in columns})
         .returning(GAMES.c.version)
     )
-
-
-@functools.cache
-def compare_and_set_many(columns: tuple[str, ...]) -> Update:
-    """PostgreSQL: many compare-and-sets of one column set in one statement, one array per column.
-
-    ``UPDATE games SET <columns> FROM unnest(:_id, :_expected, <columns>) AS changes(...)
-    WHERE games.id = changes._id AND games.version = changes._expected RETURNING games.id``:
-    the ids that come back are the games whose update applied.
-    """
-    types = {"_id": GAMES.c.id.type, "_expected": GAMES.c.version.type}
-    types.update((name, GAMES.c[name].type) for name in columns)
-    changes = _unnest("changes", types)
-    return (
-        update(GAMES)
-        .where(GAMES.c.id == changes.c._id, GAMES.c.version == changes.c._expected)
-        .values({name: changes.c[name] for name in columns})
-        .returning(GAMES.c.id)
-    )
-
-
-async def compare_and_set_all(
-    connection: AsyncConnection, changes: Sequence[tuple[int, int, Mapping[str, Any]]]
-) -> set[int]:
-    """Apply each ``(game_id, expected_version, values)`` as a compare-and-set; the ids that applied.
-
-    On PostgreSQL one statement per column set (:func:`compare_and_set_many`, one round trip);
-    on SQLite, where a statement costs microseconds on the event loop, one
-    :func:`compare_and_set` each.
-    """
-    applied: set[int] = set()
-    if connection.dialect.name == "sqlite":
-        for game_id, expected, values in changes:
-            parameters = {**values, "_id": game_id, "_expected": expected}
-            if await direct.fetch_all(connection, compare_and_set(tuple(sorted(values))), parameters):
-                applied.add(game_id)
-        return applied
-    by_columns: dict[tuple[str, ...], list[tuple[int, int, Mapping[str, Any]]]] = {}
-    for change in changes:
-        by_columns.setdefault(tuple(sorted(change[2])), []).append(change)
-    for columns, group in by_columns.items():
-        arrays: dict[str, list[Any]] = {"_id": [], "_expected": [], **{name: [] for name in columns}}
-        for game_id, expected, values in group:
-            arrays["_id"].append(game_id)
-            arrays["_expected"].append(expected)
-            for name in columns:
-                arrays[name].append(values[name])
-        result = await connection.execute(compare_and_set_many(columns), arrays)
-        applied.update(row[0] for row in result)
-    return applied
 
 
 def dialect_insert(dialect: str, table: Table) -> Any:

@@ -399,6 +399,49 @@ async def test_a_board_message_recorded_in_a_batch_is_kept_with_it_or_taken_out_
         await database.close()
 
 
+async def test_a_batch_sends_board_messages_and_moves_of_the_same_games_together(database_url: str) -> None:
+    """One writer records a game's board message while another moves in that game, and a third
+    game gets both from one writer: every change is kept, in one commit."""
+    database = Database(database_url)
+    try:
+        games = await _games_with_player(database, range(751, 753))
+        async with database.write() as repo:  # both games cached, so their messages wait with a batch
+            for game in games:
+                assert await repo.game(game.id, cached=True) is not None
+        batch = _OneBatch(3)
+
+        async def records(game_id: int, message_id: int) -> None:
+            batch.joining()
+            async with database.write() as repo:
+                await batch.all_joined.wait()
+                assert await repo.set_message(game_id, 750, message_id)
+
+        async def moves(game_id: int, message_id: int | None) -> None:
+            batch.joining()
+            async with database.write() as repo:
+                await batch.all_joined.wait()
+                game = await repo.game(game_id, cached=True)
+                assert game is not None
+                await repo.apply(game, Moved("X........", 1, 0, None, NOW))
+                await repo.add_moves(game_id, [(0, 0, "X", PLAYER)], NOW)
+                if message_id is not None:
+                    assert await repo.set_message(game_id, 750, message_id)
+
+        commits = database.batches.commits
+        await asyncio.gather(records(games[0].id, 501), moves(games[0].id, None), moves(games[1].id, 502))
+        assert database.batches.commits == commits + 1, "the three writers did not share one batch"
+        async with database.read() as repo:
+            stored = [await repo.game(game.id) for game in games]
+        assert [(g.message_id, g.version, g.board) for g in stored if g] == [
+            (501, 2, "X........"),
+            (502, 2, "X........"),
+        ]
+        for game in games:
+            assert await _stored(database, game.id) == (2, "X........", [0])
+    finally:
+        await database.close()
+
+
 async def test_a_start_sees_the_channel_freed_by_a_change_waiting_in_its_batch(database_url: str) -> None:
     database = Database(database_url)
     try:
