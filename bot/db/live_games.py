@@ -30,9 +30,10 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   it wrote anything else, is not sent at once: it waits with the batch
   (:meth:`Batch.defer_set`) and is sent with the others in one statement
   (:func:`~bot.db.waiting_writes.send_waiting`) when the batch next runs a statement
-  that reads games (one that reads a channel's games waits only if a change of that
-  channel is waiting), at the latest right before its commit. So a batch of moves costs
-  one round trip for all their compare-and-sets, not one each. A writer whose compare-and-set
+  that reads games (one that reads only a channel's games, or only the games of some
+  players, waits only if a change of such a game is waiting: :meth:`Batch.waits_for`), at
+  the latest right before its commit. So a batch of moves costs one round trip for all
+  their compare-and-sets, not one each. A writer whose compare-and-set
   did not apply *lost the race*: everything it did in the batch is taken out (its moves
   are not inserted, its game leaves the cache) and its ``write()`` raises
   :class:`~bot.db.errors.LostRaceError` (at once if its body is still running, else once
@@ -74,7 +75,7 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -147,14 +148,13 @@ class Writer:
 class _PendingSet:
     """A compare-and-set waiting with its batch (see :meth:`Batch.defer_set`)."""
 
-    __slots__ = ("channel_id", "expected", "game_id", "values", "writer")
+    __slots__ = ("channel_id", "expected", "game_id", "players", "values", "writer")
 
-    def __init__(
-        self, writer: Writer, game_id: int, channel_id: int, expected: int, values: dict[str, Any]
-    ) -> None:
+    def __init__(self, writer: Writer, game: Game, expected: int, values: dict[str, Any]) -> None:
         self.writer = writer
-        self.game_id = game_id
-        self.channel_id = channel_id
+        self.game_id = game.id
+        self.channel_id = game.channel_id
+        self.players = {game.x_player_id, game.o_player_id} - {None}
         self.expected = expected
         self.values = values
 
@@ -253,19 +253,24 @@ class Batch:
             and game_id not in self.pending_sets
         )
 
-    def defer_set(self, game_id: int, channel_id: int, expected: int, values: dict[str, Any]) -> None:
-        """Keep the running writer's compare-and-set of game ``game_id`` of channel ``channel_id``
-        (``version`` from ``expected`` to ``values["version"]``) until :meth:`settle`; see
-        :meth:`can_defer_set`."""
+    def defer_set(self, game: Game, expected: int, values: dict[str, Any]) -> None:
+        """Keep the running writer's compare-and-set of ``game`` (``version`` from ``expected`` to
+        ``values["version"]``) until :meth:`settle`; see :meth:`can_defer_set`."""
         writer = self.running
-        assert writer is not None and self.can_defer_set(game_id)
-        writer.deferred_set = game_id
-        self.pending_sets[game_id] = _PendingSet(writer, game_id, channel_id, expected, values)
-        self.touched.add(game_id)
+        assert writer is not None and self.can_defer_set(game.id)
+        writer.deferred_set = game.id
+        self.pending_sets[game.id] = _PendingSet(writer, game, expected, values)
+        self.touched.add(game.id)
 
-    def waits_in_channel(self, channel_id: int) -> bool:
-        """Whether a game of channel ``channel_id`` has a compare-and-set waiting."""
-        return any(change.channel_id == channel_id for change in self.pending_sets.values())
+    def waits_for(self, *, channel_id: int | None = None, players: Collection[int] | None = None) -> bool:
+        """Whether a compare-and-set waits that a statement reading games may need decided: any
+        one, or only those of a game of channel ``channel_id``, or of a game ``players`` play."""
+        changes = self.pending_sets.values()
+        if channel_id is not None:
+            return any(change.channel_id == channel_id for change in changes)
+        if players is not None:
+            return any(not change.players.isdisjoint(players) for change in changes)
+        return bool(self.pending_sets)
 
     def defer_message(self, values: dict[str, Any]) -> None:
         """Keep the running writer's record of a game's board message (``_id``, ``message_channel_id``,

@@ -15,7 +15,7 @@ In a write transaction the repository serves games from the process's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -67,16 +67,22 @@ class Repository:
             self._session = self._batch.session()
         return self._session
 
-    async def _conn(self, *, reads_games: bool = True, channel_id: int | None = None) -> AsyncConnection:
+    async def _conn(
+        self,
+        *,
+        reads_games: bool = True,
+        channel_id: int | None = None,
+        players: Collection[int] | None = None,
+    ) -> AsyncConnection:
         """The connection of this transaction, for Core statements.
 
         In a write batch, the changes waiting with the batch are settled first, so that the
         statement sees them decided (and a writer that lost hears of it here), unless the
         statement does not read games (``reads_games=False``) or reads only those of
-        ``channel_id`` and none of them has a change waiting.
+        ``channel_id``, or only games ``players`` play, and none of them has a change waiting.
         """
         if self._batch is not None:
-            if reads_games and (channel_id is None or self._batch.waits_in_channel(channel_id)):
+            if reads_games and self._batch.waits_for(channel_id=channel_id, players=players):
                 await self._batch.settle()
             return self._batch.connection
         if self._connection is None:
@@ -233,7 +239,7 @@ class Repository:
             return
         expected = game.version
         values["version"] = expected + 1
-        self._batch.defer_set(game.id, game.channel_id, expected, values)
+        self._batch.defer_set(game, expected, values)
         self._show(game, values)
 
     def _show(self, game: Game, values: dict[str, Any]) -> None:
@@ -336,7 +342,9 @@ class Repository:
     async def games_between_since(self, a: int, b: int, since: datetime, exclude_game_id: int) -> int:
         """How many finished games the two players played against each other since ``since``."""
         rows = await self._rows(
-            sql.GAMES_BETWEEN_SINCE, {"a": a, "b": b, "since": since, "exclude": exclude_game_id}
+            sql.GAMES_BETWEEN_SINCE,
+            {"a": a, "b": b, "since": since, "exclude": exclude_game_id},
+            players=(a, b),
         )
         return int(rows[0][0])
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import timedelta
+from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from bot.db import Database, DatabaseUnavailableError, Game, LostRaceError, Player
-from bot.states import Ended, Ending, EndReason, GameStatus, Moved
+from bot.states import Ended, Ending, EndReason, GameResult, GameStatus, Moved
 from tests.db.test_repository import NOW, PLAYER, game_values
 
 
@@ -438,6 +440,54 @@ async def test_a_batch_sends_board_messages_and_moves_of_the_same_games_together
         ]
         for game in games:
             assert await _stored(database, game.id) == (2, "X........", [0])
+    finally:
+        await database.close()
+
+
+@pytest.mark.parametrize("same_pair", [True, False])
+async def test_a_count_of_a_pairs_games_settles_only_the_changes_of_games_they_play(
+    database_url: str, same_pair: bool
+) -> None:
+    """A finish waiting in the batch is counted when it is a game of the pair; a change of another
+    pair's game stays waiting (no statement is sent for it before the count)."""
+    database = Database(database_url)
+    try:
+        for player in (PLAYER, PLAYER + 1, PLAYER + 2, PLAYER + 3):
+            await add_player(database, player)
+        async with database.write() as repo:
+            game = await repo.add_game(**game_values(channel=781, o_player_id=PLAYER + 1, level=None))
+        assert game is not None
+        pair = (PLAYER, PLAYER + 1) if same_pair else (PLAYER + 2, PLAYER + 3)
+        sent: list[str] = []
+        batch = _OneBatch(2)
+
+        async def finishes() -> None:
+            batch.joining()
+            async with database.write() as repo:
+                cached = await repo.game(game.id, cached=True)
+                assert cached is not None
+                ending = Ending(GameStatus.FINISHED, EndReason.RESIGN, GameResult.X_WON)
+                await repo.apply(cached, Ended(ending, NOW))
+                await batch.all_joined.wait()
+
+        async def counts() -> int:
+            batch.joining()
+            async with database.write() as repo:
+                await batch.all_joined.wait()
+                return await repo.games_between_since(*pair, NOW - timedelta(days=1), exclude_game_id=0)
+
+        def note(*args: Any) -> None:  # SQLite's compare-and-sets go to the driver unseen: PostgreSQL only
+            statement = args[2]
+            if "count(*)" in statement:
+                sent.append("count")
+            elif "UPDATE games" in statement:
+                sent.append("update")
+
+        event.listen(database.engine.sync_engine, "before_cursor_execute", note)
+        _, counted = await asyncio.gather(finishes(), counts())
+        assert counted == (1 if same_pair else 0)
+        if database.engine.dialect.name == "postgresql":
+            assert sent == (["update", "count"] if same_pair else ["count", "update"])
     finally:
         await database.close()
 
