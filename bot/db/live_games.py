@@ -306,14 +306,14 @@ class Batch:
         self.pending_sets, self.pending_messages = {}, []
         if with_moves:
             self.pending_moves = []
-        apart = [entry for entry in messages if entry[1]["_id"] in {change.game_id for change in pending}]
+        changed = {change.game_id for change in pending}
+        apart = [values for _, values in messages if values["_id"] in changed]
         if apart:  # one statement changes a row once: these go before the compare-and-sets
-            await set_messages(self.connection, [values for _, values in apart])
-        together = [entry for entry in messages if entry not in apart]
+            await set_messages(self.connection, apart)
         applied = await send_waiting(
             self.connection,
             [(change.game_id, change.expected, change.values) for change in pending],
-            [values for _, values in together],
+            [values for _, values in messages if values["_id"] not in changed],
             [(writer.deferred_set, row) for writer, row in moves],
         )
         for writer, _ in messages:
