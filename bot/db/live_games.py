@@ -8,18 +8,21 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   it; their bodies run one after another on the batch's connection, and the batch commits
   as soon as the last body that joined is done. Each writer's ``write()`` returns only
   after the commit that holds its changes, so nothing is reported done before it is
-  durable. Writers arriving later form the next batch, which begins once this one has sent
-  its last statement: that is how batches grow under load, and a batch is never held open
+  durable. Writers arriving later form the next batch, which begins once this one's
+  bodies are done: that is how batches grow under load, and a batch is never held open
   by a stream of newcomers.
 - **Serialised without a round trip.** Because the bodies of one process run one at a
   time, two clicks on one game are ordered in memory; the database is not asked to lock.
-- **The next batch runs while one commits (PostgreSQL).** Once a batch has sent its last
-  statement, the next one may begin on a second connection while the first waits for its
-  commit (the server's flush to disk). A game the committing batch changed is served to
-  the next one only once that commit has ended (:meth:`Batch.after_previous`): it may yet
-  be rolled back. The server orders the rest: a row the committing batch wrote stays
-  locked until its commit ends. SQLite has one writer at a time, so there a batch begins
-  only once the one before it has committed.
+- **The next batch runs while one finishes (PostgreSQL).** Once a batch's bodies are
+  done, the next one may begin on another connection while the first sends what waits
+  with it (its last statement) and waits for its commit (the server's flush to disk). A
+  game the finishing batch read or changed is served to the next one, and written by it,
+  only once that batch has ended (:meth:`Batch.after_previous`): its change may yet be
+  rolled back, and a row the next batch locked could otherwise hold up the finishing
+  batch's last statement while the next batch waits for it, a wait the server cannot see.
+  The server orders the rest: what the finishing batch wrote stays locked until its
+  commit ends. SQLite has one writer at a time, so there a batch begins only once the
+  one before it has committed.
 - **Write-through cache.** :class:`LiveGameCache` keeps the games this process has read
   or written, as this process last wrote them (a batch that fails takes its games out),
   so a move asked for with ``Repository.game(..., cached=True)`` needs no ``SELECT``.
@@ -93,8 +96,9 @@ CACHE_SIZE = 20_000
 """Games kept in memory; the oldest entry leaves first once this many are cached."""
 MAX_BATCH = 200
 """Writers per batch; one more opens the next batch."""
-OPEN_TRANSACTIONS = 2
-"""Batch transactions open at once (PostgreSQL): one committing while the next one's writers run."""
+OPEN_TRANSACTIONS = 3
+"""Batch transactions open at once (PostgreSQL): one committing, one sending what waits with it,
+while the next one's writers run."""
 CLOSE_WAIT = 5.0
 """Seconds :meth:`WriteBatches.close` waits for an open batch to end."""
 KILL_AT_VARIABLE = "TTT_TEST_KILL_AT"
@@ -301,6 +305,8 @@ class Batch:
         moves = self.pending_moves if with_moves else []
         if not self.pending_sets and not self.pending_messages and not moves:
             return
+        for game_id in {*self.pending_sets, *(values["_id"] for _, values in self.pending_messages)}:
+            await self.after_previous(game_id)
         pending = list(self.pending_sets.values())
         messages = self.pending_messages
         self.pending_sets, self.pending_messages = {}, []
@@ -320,8 +326,14 @@ class Batch:
             writer.wrote_directly = True
         if any(writer.deferred_set is None or writer.deferred_set in applied for writer, _ in moves):
             self.stores_moves = True
+        self._decide(pending, applied)
+
+    def _decide(self, sent: list[_PendingSet], applied: set[int]) -> None:
+        """Mark the writers of the ``sent`` changes as having written, or as having lost (and
+        take them out) when their game is not in ``applied``; raise :class:`LostRaceError` when
+        the running writer lost."""
         lost_here = None
-        for change in pending:
+        for change in sent:
             change.writer.deferred_set = None
             if change.game_id in applied:
                 change.writer.wrote_directly = True
@@ -521,9 +533,9 @@ class WriteBatches:
     async def _end(self, batch: Batch) -> None:
         """Commit the batch (or roll it back after a failure) and tell every writer how it went.
 
-        The next batch may begin, on another connection, once this one has sent its last
-        statement: its commit (on PostgreSQL, waiting for the disk) overlaps the next batch's
-        writers (see :meth:`Batch.after_previous`).
+        The next batch may begin, on another connection, once this one's bodies are done: the
+        statement of what waits with this batch and its commit (on PostgreSQL, a round trip and
+        a wait for the disk) overlap the next batch's writers (see :meth:`Batch.after_previous`).
         """
         if not batch.begun:  # every writer left before its body ran
             batch.outcome.set_result(batch.failure)
@@ -533,11 +545,11 @@ class WriteBatches:
         try:
             if batch.failure is None:
                 try:
-                    await batch.insert_moves()
-                    self._maybe_kill(batch, "before-move-commit")
                     self._committing.append(batch)
                     statements_held = False
                     self._statements.release()
+                    await batch.insert_moves()
+                    self._maybe_kill(batch, "before-move-commit")
                     await connection.commit()
                 except BaseException as error:
                     batch.failure = error

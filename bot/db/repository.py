@@ -209,6 +209,8 @@ class Repository:
         failure (another writer got there first) nothing changes and False is returned, and
         the game leaves the cache, so that its next use reads what the other writer stored.
         """
+        if self._batch is not None:
+            await self._batch.after_previous(game.id)
         expected = game.version
         values["version"] = expected + 1
         statement = sql.compare_and_set(tuple(sorted(values)))

@@ -1,8 +1,9 @@
-"""PostgreSQL: a batch's writers run while the batch before it waits for its commit.
+"""PostgreSQL: a batch's writers run while the batch before it finishes.
 
 A deferred constraint trigger on ``server_settings`` makes a chosen batch's commit wait on an
 advisory lock the test holds (and, for the language ``xx``, fail), so the test decides when
-that commit ends and how.
+that commit ends and how; a trigger on ``moves`` likewise holds the last statement of a batch
+that stores a move in cell 8.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.db import Database, DatabaseUnavailableError, Game
 from bot.states import Moved
 from tests.db.test_live_games import _games_with_player
-from tests.db.test_repository import NOW
+from tests.db.test_repository import NOW, PLAYER
 
 pytestmark = pytest.mark.postgres
 
@@ -55,6 +56,35 @@ async def held_commits(postgres_session_url: str) -> AsyncIterator[AsyncConnecti
     await database.close()
 
 
+_MOVES_TRIGGER = [
+    f"""CREATE FUNCTION ttt_test_held_move() RETURNS trigger AS $$
+    BEGIN
+        IF NEW.cell = 8 THEN PERFORM pg_advisory_xact_lock({LOCK}); END IF;
+        RETURN NEW;
+    END $$ LANGUAGE plpgsql""",
+    """CREATE TRIGGER ttt_test_held_move BEFORE INSERT ON moves
+    FOR EACH ROW EXECUTE FUNCTION ttt_test_held_move()""",
+]
+
+
+@pytest.fixture
+async def held_moves(postgres_session_url: str) -> AsyncIterator[AsyncConnection]:
+    """A connection holding the lock that a batch's statement storing a move in cell 8 waits for."""
+    database = Database(postgres_session_url)
+    async with database.engine.connect() as holder:
+        await holder.execution_options(isolation_level="AUTOCOMMIT")
+        for statement in _MOVES_TRIGGER:
+            await holder.execute(text(statement))
+        await holder.execute(text(f"SELECT pg_advisory_lock({LOCK})"))
+        try:
+            yield holder
+        finally:
+            await holder.execute(text("SELECT pg_advisory_unlock_all()"))
+            await holder.execute(text("DROP TRIGGER ttt_test_held_move ON moves"))
+            await holder.execute(text("DROP FUNCTION ttt_test_held_move()"))
+    await database.close()
+
+
 @pytest.fixture
 async def database(postgres_session_url: str) -> AsyncIterator[Database]:
     db = Database(postgres_session_url)
@@ -72,6 +102,24 @@ async def _held_commit(
         while (await holder.execute(query)).scalar_one() == 0:  # noqa: ASYNC110 (the server tells no one)
             await asyncio.sleep(0.01)
     return committing
+
+
+async def _until_held(holder: AsyncConnection) -> None:
+    """Wait until a transaction waits for the lock the test holds."""
+    query = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+    async with asyncio.timeout(WAIT_LIMIT):
+        while (await holder.execute(query)).scalar_one() == 0:  # noqa: ASYNC110 (the server tells no one)
+            await asyncio.sleep(0.01)
+
+
+async def _move(database: Database, game: Game, cell: int, ply: int = 0) -> None:
+    """One writer: a move of X in ``cell`` of the cached ``game``, stored with the batch."""
+    async with database.write() as repo:
+        cached = await repo.game(game.id, cached=True)
+        assert cached is not None
+        board = cached.board[:cell] + "XO"[ply % 2] + cached.board[cell + 1 :]
+        await repo.apply(cached, Moved(board, ply + 1, cell, None, NOW))
+        await repo.add_moves(game.id, [(ply, cell, "XO"[ply % 2], PLAYER if ply % 2 == 0 else None)], NOW)
 
 
 async def _release(holder: AsyncConnection) -> None:
@@ -150,3 +198,21 @@ async def test_a_read_while_a_batch_commits_leaves_that_batchs_copy_in_the_cache
     async with database.write() as repo:
         cached = await repo.game(game.id, cached=True)
         assert cached is not None and (cached.version, cached.board) == (2, "X........")
+
+
+async def test_a_batch_runs_while_the_one_before_it_sends_its_last_statement(
+    database: Database, held_moves: AsyncConnection
+) -> None:
+    first, second = await _games_with_player(database, range(791, 793))
+    finishing = asyncio.create_task(_move(database, first, 8))
+    await _until_held(held_moves)
+    async with asyncio.timeout(WAIT_LIMIT):
+        await _move(database, second, 0)
+    assert not finishing.done(), "the first batch's last statement did not wait for the lock"
+    assert await _stored(database, second.id) == (2, "X........")
+    next_in_first = asyncio.create_task(_move(database, first, 0, ply=1))
+    await _release(held_moves)
+    async with asyncio.timeout(WAIT_LIMIT):
+        await finishing
+        await next_in_first
+    assert await _stored(database, first.id) == (3, "O.......X")
