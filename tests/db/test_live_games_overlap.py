@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from sqlalchemy import text
@@ -38,24 +39,6 @@ _TRIGGER = [
 ]
 
 
-@pytest.fixture
-async def held_commits(postgres_session_url: str) -> AsyncIterator[AsyncConnection]:
-    """A connection holding the lock that a commit storing a server's language waits for."""
-    database = Database(postgres_session_url)
-    async with database.engine.connect() as holder:
-        await holder.execution_options(isolation_level="AUTOCOMMIT")
-        for statement in _TRIGGER:
-            await holder.execute(text(statement))
-        await holder.execute(text(f"SELECT pg_advisory_lock({LOCK})"))
-        try:
-            yield holder
-        finally:
-            await holder.execute(text("SELECT pg_advisory_unlock_all()"))
-            await holder.execute(text("DROP TRIGGER ttt_test_held_commit ON server_settings"))
-            await holder.execute(text("DROP FUNCTION ttt_test_held_commit()"))
-    await database.close()
-
-
 _MOVES_TRIGGER = [
     f"""CREATE FUNCTION ttt_test_held_move() RETURNS trigger AS $$
     BEGIN
@@ -67,22 +50,39 @@ _MOVES_TRIGGER = [
 ]
 
 
-@pytest.fixture
-async def held_moves(postgres_session_url: str) -> AsyncIterator[AsyncConnection]:
-    """A connection holding the lock that a batch's statement storing a move in cell 8 waits for."""
-    database = Database(postgres_session_url)
+@asynccontextmanager
+async def _lock_held(url: str, name: str, trigger: list[str], table: str) -> AsyncIterator[AsyncConnection]:
+    """A connection holding the lock that ``trigger`` (a function and a trigger, both ``name``) makes
+    statements on ``table`` wait for; both are dropped at the end."""
+    database = Database(url)
     async with database.engine.connect() as holder:
         await holder.execution_options(isolation_level="AUTOCOMMIT")
-        for statement in _MOVES_TRIGGER:
+        for statement in trigger:
             await holder.execute(text(statement))
         await holder.execute(text(f"SELECT pg_advisory_lock({LOCK})"))
         try:
             yield holder
         finally:
             await holder.execute(text("SELECT pg_advisory_unlock_all()"))
-            await holder.execute(text("DROP TRIGGER ttt_test_held_move ON moves"))
-            await holder.execute(text("DROP FUNCTION ttt_test_held_move()"))
+            await holder.execute(text(f"DROP TRIGGER {name} ON {table}"))
+            await holder.execute(text(f"DROP FUNCTION {name}()"))
     await database.close()
+
+
+@pytest.fixture
+async def held_commits(postgres_session_url: str) -> AsyncIterator[AsyncConnection]:
+    """A connection holding the lock that a commit storing a server's language waits for."""
+    async with _lock_held(
+        postgres_session_url, "ttt_test_held_commit", _TRIGGER, "server_settings"
+    ) as holder:
+        yield holder
+
+
+@pytest.fixture
+async def held_moves(postgres_session_url: str) -> AsyncIterator[AsyncConnection]:
+    """A connection holding the lock that a batch's statement storing a move in cell 8 waits for."""
+    async with _lock_held(postgres_session_url, "ttt_test_held_move", _MOVES_TRIGGER, "moves") as holder:
+        yield holder
 
 
 @pytest.fixture
@@ -97,10 +97,7 @@ async def _held_commit(
 ) -> asyncio.Task[None]:
     """A batch that moves in ``game`` and stores ``language``, once its commit waits for the held lock."""
     committing = asyncio.create_task(_move_and_store_language(database, game, language))
-    query = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
-    async with asyncio.timeout(WAIT_LIMIT):
-        while (await holder.execute(query)).scalar_one() == 0:  # noqa: ASYNC110 (the server tells no one)
-            await asyncio.sleep(0.01)
+    await _until_held(holder)
     return committing
 
 
