@@ -11,14 +11,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.db import Database, DatabaseUnavailableError, Game
+from bot.db import Database, DatabaseUnavailableError, Game, LostRaceError
 from bot.states import Moved
-from tests.db.test_live_games import _games_with_player
+from tests.db.test_live_games import _games_with_player, _OneBatch
 from tests.db.test_repository import NOW, PLAYER
 
 pytestmark = pytest.mark.postgres
@@ -213,3 +214,68 @@ async def test_a_batch_runs_while_the_one_before_it_sends_its_last_statement(
         await finishing
         await next_in_first
     assert await _stored(database, first.id) == (3, "O.......X")
+
+
+async def test_a_game_the_finishing_batch_changes_is_not_written_by_the_next_until_it_ended(
+    database: Database, held_commits: AsyncConnection
+) -> None:
+    """The finishing batch waits (for the held batch before it) before sending its change of
+    ``first``; the next batch's writer, which writes ``first`` directly and then needs a game the
+    finishing batch touched, must not lock ``first`` meanwhile: the finishing batch's statement
+    would wait for that lock while that writer waits for the finishing batch, and neither would end.
+    """
+    held, first, seen = await _games_with_player(database, range(801, 804))
+    async with database.write() as repo:
+        assert await repo.game(seen.id, cached=True) is not None
+    committing = await _held_commit(database, held, "fr", held_commits)
+    last_body = asyncio.Event()
+    finishing_batch = _OneBatch(3)
+
+    async def moves_read_by_channel(game: Game) -> None:
+        """Reads the game by its channel: a read that leaves the other channels' changes waiting."""
+        finishing_batch.joining()
+        async with database.write() as repo:
+            await finishing_batch.all_joined.wait()
+            fresh = await repo.live_game(game.channel_id)
+            assert fresh is not None and fresh.id == game.id
+            await repo.apply(fresh, Moved("X........", 1, 0, None, NOW))
+
+    async def reads_cached() -> None:
+        finishing_batch.joining()
+        async with database.write() as repo:
+            await finishing_batch.all_joined.wait()
+            last_body.set()  # a writer joining from now on forms the next batch
+            assert await repo.game(seen.id, cached=True) is not None
+
+    finishing = [
+        asyncio.create_task(moves_read_by_channel(held)),  # its change waits for the held batch
+        asyncio.create_task(moves_read_by_channel(first)),
+        asyncio.create_task(reads_cached()),
+    ]
+    await last_body.wait()
+    first_read_again = asyncio.Event()
+
+    def note(*args: Any) -> None:
+        if "WHERE games.id =" in args[2] and tuple(args[3] or ())[:1] == (first.id,):
+            first_read_again.set()
+
+    async def writes_first_directly() -> None:
+        async with database.write() as repo:
+            await repo.set_server_language(8, "de", NOW)  # its own write: its change goes at once
+            fresh = await repo.game(first.id)
+            assert fresh is not None
+            await repo.apply(fresh, Moved(".X.......", 1, 1, None, NOW))
+            await repo.game(seen.id, cached=True)
+
+    event.listen(database.engine.sync_engine, "after_cursor_execute", note)
+    next_batch = asyncio.create_task(writes_first_directly())
+    async with asyncio.timeout(WAIT_LIMIT):
+        await first_read_again.wait()
+    await _release(held_commits)
+    async with asyncio.timeout(WAIT_LIMIT):
+        await committing
+        results = await asyncio.gather(*finishing, next_batch, return_exceptions=True)
+    assert isinstance(results[0], LostRaceError), "a change built on a version the held batch replaced"
+    assert results[1] is None and results[2] is None, results
+    assert isinstance(results[3], LostRaceError), "the next batch changed a game the finishing one changed"
+    assert await _stored(database, first.id) == (2, "X........")
