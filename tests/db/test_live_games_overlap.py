@@ -216,15 +216,18 @@ async def test_a_batch_runs_while_the_one_before_it_sends_its_last_statement(
     assert await _stored(database, first.id) == (3, "O.......X")
 
 
+@pytest.mark.parametrize("sent", ["at once", "by a read"])
 async def test_a_game_the_finishing_batch_changes_is_not_written_by_the_next_until_it_ended(
-    database: Database, held_commits: AsyncConnection
+    database: Database, held_commits: AsyncConnection, sent: str
 ) -> None:
     """The finishing batch waits (for the held batch before it) before sending its change of
-    ``first``; the next batch's writer, which writes ``first`` directly and then needs a game the
-    finishing batch touched, must not lock ``first`` meanwhile: the finishing batch's statement
-    would wait for that lock while that writer waits for the finishing batch, and neither would end.
+    ``first``; the next batch's writer, which writes ``first`` (its change sent at once, or waiting
+    until a read of games sends it) and then needs a game the finishing batch touched, must not lock
+    ``first`` meanwhile: the finishing batch's statement would wait for that lock while that writer
+    waits for the finishing batch, and neither would end.
     """
-    held, first, seen = await _games_with_player(database, range(801, 804))
+    channels = range(801, 804) if sent == "at once" else range(811, 814)
+    held, first, seen = await _games_with_player(database, channels)
     async with database.write() as repo:
         assert await repo.game(seen.id, cached=True) is not None
     committing = await _held_commit(database, held, "fr", held_commits)
@@ -259,16 +262,19 @@ async def test_a_game_the_finishing_batch_changes_is_not_written_by_the_next_unt
         if "WHERE games.id =" in args[2] and tuple(args[3] or ())[:1] == (first.id,):
             first_read_again.set()
 
-    async def writes_first_directly() -> None:
+    async def writes_first() -> None:
         async with database.write() as repo:
-            await repo.set_server_language(8, "de", NOW)  # its own write: its change goes at once
+            if sent == "at once":
+                await repo.set_server_language(8, "de", NOW)  # a write of its own: no change waits
             fresh = await repo.game(first.id)
             assert fresh is not None
             await repo.apply(fresh, Moved(".X.......", 1, 1, None, NOW))
+            if sent == "by a read":
+                await repo.game(held.id)
             await repo.game(seen.id, cached=True)
 
     event.listen(database.engine.sync_engine, "after_cursor_execute", note)
-    next_batch = asyncio.create_task(writes_first_directly())
+    next_batch = asyncio.create_task(writes_first())
     async with asyncio.timeout(WAIT_LIMIT):
         await first_read_again.wait()
     await _release(held_commits)
