@@ -104,7 +104,10 @@ async def _held_commit(
 
 async def _until_held(holder: AsyncConnection) -> None:
     """Wait until a transaction waits for the lock the test holds."""
-    query = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+    query = text(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = :key AND NOT granted"
+        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    ).bindparams(key=LOCK)
     async with asyncio.timeout(WAIT_LIMIT):
         while (await holder.execute(query)).scalar_one() == 0:  # noqa: ASYNC110 (the server tells no one)
             await asyncio.sleep(0.01)
