@@ -3,8 +3,8 @@
 A batch (:mod:`bot.db.live_games`) keeps its writers' first compare-and-sets, the board
 messages they record and the moves they store, and sends them together. On SQLite a
 statement costs microseconds on the event loop, so each goes as a statement of its own. On
-PostgreSQL every statement is a round trip, and the batch's next writers wait for it, so
-everything that waits goes in one statement (:func:`waiting_writes`):
+PostgreSQL every statement is a round trip, and the batch's writers are answered only after
+it and the commit, so everything that waits goes in one statement (:func:`waiting_writes`):
 
 .. code-block:: sql
 
