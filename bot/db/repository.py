@@ -413,7 +413,7 @@ class Repository:
             for player_id in sorted(set(player_ids))
         ]
         if connection.dialect.name == "postgresql":
-            arrays = {key: [row[key] for row in rows] for key in sql.RATING_KEYS}
+            arrays = sql.arrays_of(rows, sql.RATING_KEYS)
             found = (await connection.execute(sql.lock_ratings_at_once(), arrays)).all()
         else:
             await sql.insert_rows(connection, sql.RATINGS, sql.RATING_KEYS, rows, or_ignore=True)
@@ -448,11 +448,8 @@ class Repository:
             return
         connection = await self._write_conn()
         if connection.dialect.name == "postgresql":
-            arrays = {
-                f"new_{key}": [row[key] for row in new]
-                for key in ("_player_id", "_scope", *sql.RATING_VALUES)
-            }
-            arrays |= {f"change_{key}": [row[key] for row in recorded] for key in sql.RATING_CHANGE_KEYS}
+            arrays = sql.arrays_of(new, ("_player_id", "_scope", *sql.RATING_VALUES), prefix="new_")
+            arrays |= sql.arrays_of(recorded, sql.RATING_CHANGE_KEYS, prefix="change_")
             await connection.execute(sql.record_ratings_at_once(), arrays)
             return
         if new:

@@ -8,7 +8,7 @@ connection, without the ORM's ``Session.execute``. Parameters go by name (``bind
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -169,6 +169,15 @@ def unnest_arrays(name: str, types: Mapping[str, Any], prefix: str = "") -> Any:
         .table_valued(*(column(key, kind) for key, kind in types.items()))
         .render_derived(name=name)
     )
+
+
+def arrays_of(
+    rows: Iterable[Mapping[str, Any]], keys: Iterable[str], prefix: str = ""
+) -> dict[str, list[Any]]:
+    """The parameters of :func:`unnest_arrays` for ``rows``: for each key, ``<prefix><key>`` bound
+    to the list of the rows' values of it, in the rows' order."""
+    rows = list(rows)
+    return {prefix + key: [row[key] for row in rows] for key in keys}
 
 
 @functools.cache

@@ -40,6 +40,7 @@ from bot.db.statements import (
     MOVE_KEYS,
     MOVES,
     SET_MESSAGES,
+    arrays_of,
     compare_and_set,
     insert_rows,
     unnest_arrays,
@@ -121,19 +122,16 @@ async def send_waiting(
     groups = tuple(sorted(by_columns))
     parameters: dict[str, list[Any]] = {}
     for i, columns in enumerate(groups):
-        group = by_columns[columns]
-        parameters[f"g{i}__id"] = [game_id for game_id, _, _ in group]
-        parameters[f"g{i}__expected"] = [expected for _, expected, _ in group]
-        for name in columns:
-            parameters[f"g{i}_{name}"] = [values[name] for _, _, values in group]
+        rows = (
+            {"_id": game_id, "_expected": expected, **values}
+            for game_id, expected, values in by_columns[columns]
+        )
+        parameters |= arrays_of(rows, ("_id", "_expected", *columns), prefix=f"g{i}_")
     last_message = {message["_id"]: message for message in messages}  # a later record of a game wins
-    if last_message:
-        for key in _MESSAGE_KEYS:
-            parameters[f"message_{key}"] = [message[key] for message in last_message.values()]
-    if moves:
-        parameters["move__needs"] = [needs for needs, _ in moves]
-        for key in MOVE_KEYS:
-            parameters[f"move_{key}"] = [row[key] for _, row in moves]
+    parameters |= arrays_of(last_message.values(), _MESSAGE_KEYS, prefix="message_")
+    parameters |= arrays_of(
+        ({"_needs": needs, **row} for needs, row in moves), ("_needs", *MOVE_KEYS), "move_"
+    )
     statement = waiting_writes(groups, bool(last_message), bool(moves))
     result = await connection.execute(statement, parameters)
     return {row[0] for row in result}
