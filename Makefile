@@ -5,20 +5,18 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-# The gettext catalogues are text; the compiled .mo files are built here (and by the package build).
-LOCALES := bot/locales
-CATALOGUES := $(wildcard $(LOCALES)/*/LC_MESSAGES/messages.po)
-COMPILED := $(CATALOGUES:.po=.mo)
+# The gettext catalogues are text. The package build (setup.py) compiles them, for the editable
+# install below too, so a changed catalogue reinstalls: there is no other way to compile them.
+CATALOGUES := $(wildcard bot/locales/*/LC_MESSAGES/messages.po)
 
-.PHONY: run test lint typecheck bench play clean translations i18n-extract i18n-check lock
+.PHONY: run test lint typecheck bench play clean i18n-extract i18n-check lock
 
 # constraints.txt pins every dependency (and theirs) to the versions `make lock` resolved, so two
 # machines install the same; a dependency added to pyproject.toml but not yet locked installs unpinned.
-$(STAMP): pyproject.toml setup.py constraints.txt
+$(STAMP): pyproject.toml setup.py constraints.txt $(CATALOGUES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev,postgres]'
-	$(BIN)/pybabel -q compile -d $(LOCALES) -D messages
 	touch $(STAMP)
 
 # Resolve the newest versions pyproject.toml allows in a fresh virtual environment and pin them.
@@ -31,24 +29,22 @@ lock:
 	  .lock-venv/bin/pip freeze --exclude-editable --all | grep -v -E '^(pip|setuptools|wheel)=='; } > constraints.txt
 	rm -rf .lock-venv
 
-$(LOCALES)/%/LC_MESSAGES/messages.mo: $(LOCALES)/%/LC_MESSAGES/messages.po $(STAMP)
-	$(BIN)/pybabel -q compile -i $< -o $@ -l $*
-
-translations: $(COMPILED)
-
 # Collect new messages from the code into the template and every catalogue (then translate them).
 i18n-extract: $(STAMP)
 	$(BIN)/python -m bot.i18n.tooling extract
 
-# Fails when a catalogue lacks a message, keeps a stale or fuzzy one, or breaks placeholders or markup.
+# Fails when a catalogue lacks a message, keeps a stale or fuzzy one, breaks placeholders or markup,
+# a Discord length limit, its glossary (bot/locales/<language>/GLOSSARY.md) or its typography.
 i18n-check: $(STAMP)
 	$(BIN)/python -m bot.i18n.tooling check
 
-run: $(STAMP) translations
+run: $(STAMP)
 	$(BIN)/python -m bot run
 
-play: $(STAMP) translations
-	$(BIN)/python -m bot play
+# Options go through ARGS: make play ARGS="--size 4 --level easy --first o".
+play: $(STAMP)
+	@echo 'Options: make play ARGS="--size 4 --level easy --first o"; every option: $(BIN)/python -m bot play --help'
+	$(BIN)/python -m bot play $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check bot tests bench migrations discord_emulator
@@ -57,10 +53,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck i18n-check translations
+test: lint typecheck i18n-check
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMP) translations
+bench: $(STAMP)
 	$(BIN)/python -m bench
 
 clean:

@@ -8,7 +8,8 @@ Everything runs in one process, against a baseline run in the same process:
   and all 4,520 non-terminal positions analysed in a batch;
 - 4x4: the perfect reply over 1,000 reachable positions sampled from random games,
   with the transposition table kept (a warm process) and emptied before every reply (cold);
-- 5x5: the depth reached within the default 1.5 s budget, and how far past the budget it stops;
+- 5x5: the depth the bot's move search reaches within the default 1.5 s budget, and how far
+  past the budget it stops (analyses are measured by ``python -m bench.proof5``);
 - nodes per second of the search and of the baseline;
 - the level round-robin on 3x3, 4x4 and 5x5, and the 5x5 engine against ``medium``.
 
@@ -179,7 +180,7 @@ def bench_5x5(lines: list[str], budget_ms: int) -> list[float]:
     for board in positions:
         searcher(5).table.clear()
         started = time.perf_counter()
-        result = score_moves(board, budget_ms, all_values=False)
+        result = searcher(5).search(board, budget_ms, all_values=False)
         elapsed = time.perf_counter() - started
         rates.append(result.nodes / elapsed)
         rows.append(
@@ -190,7 +191,7 @@ def bench_5x5(lines: list[str], budget_ms: int) -> list[float]:
     for small in (20, 100, 500):
         for board in positions[:3]:
             searcher(5).table.clear()
-            elapsed = _seconds(lambda b=board, s=small: score_moves(b, s, all_values=True))
+            elapsed = _seconds(lambda b=board, s=small: searcher(5).search(b, s, all_values=True))
             overshoot.append(elapsed * 1000 - small)
     lines += [
         f"## 5x5 (k=4): iterative deepening within {budget_ms} ms",

@@ -1,4 +1,6 @@
-"""``python -m bot [run|play|migrate|analyze|stats|review|replay]``: the command line (README: Command line).
+"""``python -m bot [run|play|migrate|analyze|stats|review|replay|backup]``: the command line.
+
+See docs/terminal.md.
 
 This module owns the argument parser and the exit statuses; each command lives in
 ``bot.cli.<command>`` and gets typed options and the standard streams.
@@ -14,13 +16,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.cli.analyze import STDIN, run_analyze
+from bot.cli.exits import EXIT_INTERRUPTED, EXIT_USAGE
 from bot.cli.logs import first_line
+from bot.cli.program import program_name, program_version
 from bot.cli.wiring import MissingComponentError
 from bot.config import ConfigError, Settings
 from bot.engine import ANALYSIS_BUDGET_MS, SIZES, Level, Mark
-
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
 
 
 def _positive_int(text: str) -> int:
@@ -36,14 +37,17 @@ def _positive_int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The command line: its subcommands and their options."""
     parser = argparse.ArgumentParser(
-        prog="python -m bot",
+        prog=program_name(),
         description="A Discord tic-tac-toe bot with a perfect minimax engine. Without a command: run.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="{run,play,migrate,analyze,stats,review,replay}")
+    parser.add_argument("--version", action="version", version=program_version())
+    commands = parser.add_subparsers(
+        dest="command", metavar="{run,play,migrate,analyze,stats,review,replay,backup}"
+    )
     commands.add_parser(
         "run",
         help="start the Discord bot (the default)",
-        description="Start the Discord bot; settings come from the environment and .env (see .env.example).",
+        description="Start the Discord bot; settings come from the environment and from .env in this folder.",
     )
     play = commands.add_parser(
         "play",
@@ -53,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--size", type=int, choices=SIZES, default=3, help="board size (default 3)")
     play.add_argument(
         "--level",
+        type=str.lower,
         choices=[level.value for level in Level],
         default=Level.PERFECT.value,
         help="the engine's strength (default perfect)",
@@ -109,7 +114,21 @@ def build_parser() -> argparse.ArgumentParser:
         description="Write a stored game as an animated GIF: a frame per move, the winning line drawn.",
     )
     replay.add_argument("game", type=_positive_int, metavar="GAME_ID", help="the game's number")
-    replay.add_argument("--out", type=Path, required=True, metavar="FILE", help="where to write the GIF")
+    replay.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE",
+        help="where to write the GIF (a .gif file, or - for standard output)",
+    )
+    backup = commands.add_parser(
+        "backup",
+        help="copy the SQLite database consistently while the bot may run, and check the copy",
+        description=(
+            "Write a consistent copy of the SQLite database at DATABASE_URL to FILE and check it; "
+            "the bot may keep running. For PostgreSQL, print the pg_dump command to use instead."
+        ),
+    )
+    backup.add_argument("file", type=Path, metavar="FILE", help="where to write the copy")
     return parser
 
 
@@ -118,6 +137,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "analyze":
         return run_analyze(args.boards, args.budget_ms, sys.stdin, sys.stdout)
     settings = Settings.load()
+    if command == "play" and args.no_db:
+        return _play(args, settings)
+    settings.check_database_driver()
     if command == "play":
         return _play(args, settings)
     if command == "stats":
@@ -132,6 +154,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from bot.cli.review import run_replay
 
         return run_replay(settings, args.game, args.out, sys.stdout, sys.stderr)
+    if command == "backup":
+        from bot.cli.backup import run_backup
+
+        return run_backup(settings, args.file, sys.stdout, sys.stderr)
     if command == "migrate":
         from bot.cli.migrate import run_migrate
 
@@ -189,7 +215,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Cannot {args.command or 'run'}: {first_line(error)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("\nInterrupted.", file=sys.stderr)
+        from bot.i18n import terminal_texts
+
+        print("\n" + terminal_texts().gettext("Interrupted."), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()

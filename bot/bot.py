@@ -26,11 +26,13 @@ import gc
 import importlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+import aiohttp
 import discord
 import yarl
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GAMES_EXTENSION = "bot.exts.games"
+BUTTONS_EXTENSION = "bot.exts.games.buttons"
 SERVICE_MODULES = ("bot.composition", GAMES_EXTENSION)
 """What opening the service imports (SQLAlchemy, the service, the cogs, the catalogues): in a thread,
 so that the event loop keeps serving the gateway meanwhile."""
@@ -74,6 +77,14 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True)
 
 
+class GatedTree(app_commands.CommandTree["TicTacToeBot"]):
+    """The bot's command tree: a command or an autocomplete runs only once the bot's gate admits it."""
+
+    async def interaction_check(self, interaction: discord.Interaction[TicTacToeBot], /) -> bool:
+        """Ask :meth:`bot.shutdown.InteractionGate.admit` (waits while the service opens)."""
+        return await self.client.gate.admit(interaction)
+
+
 class TicTacToeBot(commands.Bot):
     """The bot: owns the game service, loads the games extension, syncs the commands."""
 
@@ -86,11 +97,12 @@ class TicTacToeBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # a click brings its message; nothing reads discord.py's message cache
+            tree_cls=GatedTree,
             **options,
         )
         self.settings = settings
         self.inflight = InFlight()
-        self.gate = InteractionGate(self._connection)
+        self.gate = InteractionGate()
         self._prepare_database = prepare_database
         self._service: GameService | None = None
         self._imports: asyncio.Future[None] | None = None
@@ -105,6 +117,11 @@ class TicTacToeBot(commands.Bot):
         The buttons are registered with discord.py apart from the cog, and a click can arrive
         while the cog is not loaded; then this is None and the click is turned away politely.
         """
+
+    @property
+    def open_service(self) -> GameService | None:
+        """The game service once it is open, else None (while it opens, and after shutdown)."""
+        return self._service
 
     @property
     def service(self) -> GameService:
@@ -122,13 +139,17 @@ class TicTacToeBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Start opening the game service and let the gateway connect meanwhile (discord.py's hook).
 
-        Until the service is open, interactions wait at the gate. The commands are synced once
+        Until the service is open, interactions wait at the gate; the buttons are registered
+        first, so that a click that comes meanwhile waits there too. The commands are synced once
         it is open; only when none is registered yet (a first start, or a new development server)
         does the gateway wait for that sync, since nobody could use a command before it.
         """
         if self.settings.uses_custom_api_base:
             await self._use_gateway_of_api()
         self.gate.hold()
+        if self._imports is not None:
+            await self._imports
+        await self.load_extension(BUTTONS_EXTENSION)
         sync = self.settings.sync_commands
         sync_first = sync and not await self._commands_registered()
         opening = self._open_service(sync=sync and not sync_first)
@@ -323,13 +344,29 @@ def create_bot(settings: Settings, prepare_database: PrepareDatabase | None = No
     )
 
 
+@contextlib.asynccontextmanager
+async def _health_server(bot: TicTacToeBot, settings: Settings) -> AsyncIterator[None]:
+    """The health and metrics endpoint for the bot's whole run, when ``HEALTH_PORT`` is set."""
+    if settings.health_port is None:
+        yield
+        return
+    from bot.monitoring.server import HealthServer
+
+    server = HealthServer(bot, settings.health_host, settings.health_port)
+    await server.start()
+    try:
+        yield
+    finally:
+        await server.close()
+
+
 async def _serve(settings: Settings, token: str, prepare_database: PrepareDatabase | None) -> None:
     bot = create_bot(settings, prepare_database)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    async with bot:
+    async with bot, _health_server(bot, settings):
         runner = asyncio.create_task(bot.start(token), name="discord-bot")
         stopper = asyncio.create_task(stop.wait(), name="wait-for-signal")
         await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -358,7 +395,7 @@ def run_bot(settings: Settings, prepare_database: PrepareDatabase | None = None)
     if not logging.getLogger().handlers:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
     try:
-        asyncio.run(_serve(settings, settings.discord_token.get(), prepare_database))
+        asyncio.run(_serve(settings, settings.discord_token.get_secret_value(), prepare_database))
     except ServiceNotOpenedError as error:
         return str(error)
     except discord.LoginFailure:
@@ -366,5 +403,12 @@ def run_bot(settings: Settings, prepare_database: PrepareDatabase | None = None)
         raise SystemExit(1) from None
     except discord.PrivilegedIntentsRequired:
         log.error("Discord asks for a privileged intent; this bot should need none.")
+        raise SystemExit(1) from None
+    except aiohttp.ClientConnectorError as error:
+        log.error(
+            "Cannot reach Discord at %s (%s); check the network connection and DISCORD_API_BASE.",
+            settings.discord_api_base,
+            error,
+        )
         raise SystemExit(1) from None
     return None

@@ -10,7 +10,7 @@ import random
 
 from bot.config import Settings
 from bot.db import Database
-from bot.services import EnginePool, GameService, GuildShards, ServiceSettings
+from bot.services import EnginePool, GameService, GuildShards, ServiceSettings, metrics
 from bot.services.picture_pool import PicturePool
 
 
@@ -48,6 +48,10 @@ def build_service(
     (``dataclasses.replace``); without ``engine``, a pool sized by those settings.
     """
     chosen = service_settings(settings) if tuned is None else tuned
-    database = Database(settings.database_url, sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
+    database = Database(
+        settings.database_url,
+        sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms,
+        on_commit=metrics.batch_committed,
+    )
     pool = engine or EnginePool(chosen.engine_workers, chosen.engine_budget_ms)
     return GameService(database, chosen, engine=pool, pictures=pictures, rng=rng)

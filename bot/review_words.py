@@ -1,7 +1,7 @@
 """The sentences of a game review, shared by the Discord and terminal adapters, in the reader's language.
 
 A review says the same in both places: each side's mistakes ("Alice's only mistake:
-move 5 (c3) turned a draw into a loss in 4 plies; b3 or a2 held the draw."), the value
+move 5 (c3) turned a draw into a loss in 4 moves; b3 or a2 would have held the draw."), the value
 before and after each move. Only names are shown differently (escaped for Discord's
 markdown), so each function takes the adapter's way of showing a player.
 """
@@ -19,11 +19,11 @@ ShowName = Callable[[PlayerView], str]
 
 
 def verdict_text(texts: Texts, verdict: Verdict) -> str:
-    """``a win in 5 plies``, ``a draw``, ``a loss in 4 plies``."""
+    """``a win in 5 moves``, ``a draw``, ``a loss in 4 moves``."""
     if verdict.value is Outcome.WIN:
-        return texts.ngettext("a win in {count} ply", "a win in {count} plies", verdict.plies)
+        return texts.ngettext("a win in {count} move", "a win in {count} moves", verdict.plies)
     if verdict.value is Outcome.LOSS:
-        return texts.ngettext("a loss in {count} ply", "a loss in {count} plies", verdict.plies)
+        return texts.ngettext("a loss in {count} move", "a loss in {count} moves", verdict.plies)
     return texts.gettext("a draw")
 
 
@@ -35,7 +35,7 @@ def cells_text(texts: Texts, names: Sequence[str]) -> str:
 
 
 def mistake_text(texts: Texts, move: MoveReview) -> str:
-    """``move 5 (c3) turned a draw into a loss in 4 plies; b3 or a2 held the draw``."""
+    """``move 5 (c3) turned a draw into a loss in 4 moves; b3 or a2 would have held the draw``."""
     params = {
         "number": move.number,
         "cell": move.name,
@@ -45,10 +45,10 @@ def mistake_text(texts: Texts, move: MoveReview) -> str:
     }
     if move.before.value is Outcome.WIN:
         return texts.gettext(
-            "move {number} ({cell}) turned {before} into {after}; {best} kept the win", **params
+            "move {number} ({cell}) turned {before} into {after}; {best} would have kept the win", **params
         )
     return texts.gettext(
-        "move {number} ({cell}) turned {before} into {after}; {best} held the draw", **params
+        "move {number} ({cell}) turned {before} into {after}; {best} would have held the draw", **params
     )
 
 

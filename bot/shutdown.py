@@ -4,11 +4,11 @@ and at shutdown those in flight are finished and later ones turned away.
 :class:`InteractionGate` decides what happens to an interaction that arrives in each stage:
 
 1. **holding** (the bot is on the gateway while the game service opens, see
-   :meth:`bot.bot.TicTacToeBot.setup_hook`): it is kept, unparsed, and handled in arrival
-   order once the service is open; if the bot shuts down first, it is refused as in stage 3;
+   :meth:`bot.bot.TicTacToeBot.setup_hook`): it waits, and is handled in arrival order once
+   the service is open; if the bot shuts down first, it is refused as in stage 3;
 2. **open**: discord.py handles it as usual (the games cog answers it);
 3. **refusing** (shutdown, :meth:`bot.bot.TicTacToeBot.close`, is finishing the interactions
-   in flight): it is answered at once with :data:`RESTARTING`, only to that user, and nothing
+   in flight): it is answered at once with :func:`restarting`, only to that user, and nothing
    else is done with it (an autocomplete gets no suggestions);
 4. **closed** (the gateway and discord.py's HTTP session are being closed): it is dropped
    unanswered, as if it had arrived after the bot was gone; Discord shows the user its own
@@ -24,19 +24,24 @@ import asyncio
 import contextlib
 import enum
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import discord
-from discord.state import ConnectionState
 
 log = logging.getLogger(__name__)
 
-RESTARTING = "I'm restarting right now; please try again in a moment."
-"""The answer to an interaction that arrives while the bot shuts down."""
 
-INTERACTION_CREATE = "INTERACTION_CREATE"
+def restarting(locale: str | None) -> str:
+    """The answer to an interaction that arrives while the bot shuts down, in the user's language.
+
+    The catalogues are imported here on first use, not with this module: the bot imports it
+    before it connects, and loads Babel while it connects.
+    """
+    from bot.i18n import texts_for_locale
+
+    return texts_for_locale(locale).gettext("I'm restarting right now; please try again in a moment.")
 
 
 class InFlight:
@@ -83,24 +88,31 @@ class Stage(enum.Enum):
 
 
 class InteractionGate:
-    """Stands between the gateway and discord.py's handling of ``INTERACTION_CREATE``.
+    """Admits interactions to the bot's handlers, or holds, refuses or drops them, by :attr:`stage`.
 
-    discord.py hands every gateway event to the parser of that name in
-    ``ConnectionState.parsers``; the gate takes that entry's place, so an interaction that
-    arrives during shutdown never reaches a command, a button or an ``on_interaction``
-    listener, and one that arrives while the service opens reaches them only once it is open.
-    Refusals are not counted as in flight: under steady traffic they would keep
-    shutdown waiting forever; :meth:`wait_refusals` waits for those already under way.
+    Every entry of an interaction into the bot asks :meth:`admit` first: the command tree's
+    ``interaction_check`` (commands and autocomplete), the buttons' ``interaction_check``,
+    and the ``on_interaction`` listener that answers unknown buttons. So an interaction that
+    arrives during shutdown never reaches a command or a button, and one that arrives while
+    the service opens reaches them only once it is open. Refusals are not counted as in
+    flight: under steady traffic they would keep shutdown waiting forever;
+    :meth:`wait_refusals` waits for those already under way.
     """
 
-    def __init__(self, state: ConnectionState[Any]) -> None:
-        self._state = state
-        self._parse: Callable[[Any], None] = state.parsers[INTERACTION_CREATE]
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._held: list[Any] = []
+    def __init__(self) -> None:
         self.stage = Stage.OPEN
         self.refused = 0
-        state.parsers[INTERACTION_CREATE] = self._receive
+        self._held: list[tuple[discord.Interaction[Any], asyncio.Future[bool]]] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def waiting(self) -> int:
+        """How many interactions wait while the service opens."""
+        return len(self._held)
+
+    def _release(self) -> list[tuple[discord.Interaction[Any], asyncio.Future[bool]]]:
+        held, self._held = self._held, []
+        return [(interaction, decided) for interaction, decided in held if not decided.done()]
 
     def hold(self) -> None:
         """Keep new interactions until :meth:`open` (the service they need is not open yet)."""
@@ -108,60 +120,71 @@ class InteractionGate:
             self.stage = Stage.HOLDING
 
     def open(self) -> None:
-        """Handle the interactions held so far, in arrival order, and every new one as it comes."""
+        """Admit the interactions held so far, in arrival order, and every new one as it comes."""
         if self.stage is not Stage.HOLDING:
             return
         self.stage = Stage.OPEN
-        held, self._held = self._held, []
+        held = self._release()
         if held:
             log.info("Handling %d interaction(s) that arrived while the game service was opening", len(held))
-        for data in held:
-            self._parse(data)
+        for _, decided in held:
+            decided.set_result(True)
 
     def refuse(self) -> None:
-        """From now on answer new interactions with :data:`RESTARTING` (the HTTP session must stay open).
+        """From now on answer new interactions with :func:`restarting` (the HTTP session must stay open).
 
         Interactions still held are answered so too.
         """
         if self.stage in (Stage.HOLDING, Stage.OPEN):
             self.stage = Stage.REFUSING
-            held, self._held = self._held, []
-            for data in held:
-                self._receive(data)
+            for interaction, decided in self._release():
+                self._turn_away(interaction)
+                decided.set_result(False)
 
     def close(self) -> None:
         """From now on drop new interactions unanswered (the HTTP session is about to close)."""
         self.stage = Stage.CLOSED
-        for data in self._held:
-            log.debug("Shutting down: left interaction %s unanswered", data.get("id"))
-        self._held.clear()
+        for interaction, decided in self._release():
+            log.debug("Shutting down: left interaction %s unanswered", interaction.id)
+            decided.set_result(False)
 
-    def _receive(self, data: Any) -> None:
+    async def admit(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether the bot's handlers may take ``interaction`` now; while the service opens, waits.
+
+        False when it was turned away: answered with :func:`restarting` (in the background)
+        during shutdown, or left unanswered once the gateway closes.
+        """
         if self.stage is Stage.OPEN:
-            self._parse(data)
-        elif self.stage is Stage.HOLDING:
+            return True
+        if self.stage is Stage.HOLDING:
             if not self._held:
                 log.info("Interactions wait until the game service is open")
-            self._held.append(data)
-        elif self.stage is Stage.REFUSING:
-            self.refused += 1
-            task = asyncio.create_task(self._refuse(data), name=f"refuse-interaction-{data.get('id')}")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            decided: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            self._held.append((interaction, decided))
+            return await decided
+        if self.stage is Stage.REFUSING:
+            self._turn_away(interaction)
         else:
-            log.debug("Shutting down: left interaction %s unanswered", data.get("id"))
+            log.debug("Shutting down: left interaction %s unanswered", interaction.id)
+        return False
 
-    async def _refuse(self, data: Any) -> None:
+    def _turn_away(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer ``interaction`` with :func:`restarting`, in the background."""
+        self.refused += 1
+        task = asyncio.create_task(self._refuse(interaction), name=f"refuse-interaction-{interaction.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _refuse(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=self._state)
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
-                await interaction.response.send_message(RESTARTING, ephemeral=True)
+                await interaction.response.send_message(restarting(interaction.locale.value), ephemeral=True)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-            log.warning("Shutting down: could not tell interaction %s to retry: %s", data.get("id"), error)
+            log.warning("Shutting down: could not tell interaction %s to retry: %s", interaction.id, error)
         except Exception:
-            log.exception("Shutting down: could not read interaction %s", data.get("id"))
+            log.exception("Shutting down: could not answer interaction %s", interaction.id)
 
     async def wait_refusals(self, seconds: float) -> bool:
         """Wait until the refusals under way are sent; False (and they are given up) after ``seconds``."""

@@ -1,7 +1,7 @@
 """The states of a game and the changes between them: what the service decides and the store keeps.
 
 The enums are the words stored for a game's status, result and end reason. A
-transition (:class:`Accepted`, :class:`Moved`, :class:`Ended`) is one change of a
+transition (:class:`Accepted`, :class:`Moved`, :class:`Ended`, :class:`Rescheduled`) is one change of a
 stored game's state, decided by the service and applied by the store as one
 compare-and-set on the game's version.
 """
@@ -40,7 +40,11 @@ class GameResult(enum.StrEnum):
 
 
 class EndReason(enum.StrEnum):
-    """How a game stopped."""
+    """How a game stopped.
+
+    ``TIMEOUT`` ends a turn that ran out: a challenge expires, a person on turn loses on time,
+    and a game whose bot could not make its move in time, again and again, is cancelled.
+    """
 
     LINE = "line"
     FULL = "full"
@@ -97,4 +101,12 @@ class Ended:
     at: datetime
 
 
-Transition = Accepted | Moved | Ended
+@dataclass(frozen=True, slots=True)
+class Rescheduled:
+    """The bot's turn gets a new ``deadline``: its move is being made again, or will be."""
+
+    deadline: datetime
+    at: datetime
+
+
+Transition = Accepted | Moved | Ended | Rescheduled

@@ -64,12 +64,21 @@ async def serve(host: str, port: int, guilds: int, members: list[str]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m discord_emulator", description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
-    parser.add_argument("--guilds", type=int, default=1)
+    parser = argparse.ArgumentParser(
+        prog="python -m discord_emulator",
+        description=(
+            "A stand-alone Discord emulator for trying a bot by hand, without Discord. It prints one JSON"
+            " line with its API base, token and seeded ids (start the bot with DISCORD_API_BASE and"
+            " DISCORD_TOKEN set to them), then every REST call and gateway event until Ctrl-C."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="port to listen on (default 0: a free one)")
+    parser.add_argument("--guilds", type=int, default=1, help="servers to create (default 1)")
     parser.add_argument(
-        "--members", default="alice,bob", help="comma-separated usernames added to each guild"
+        "--members",
+        default="alice,bob",
+        help="comma-separated usernames added to each server (default alice,bob)",
     )
     options = parser.parse_args()
     members = [name for name in options.members.split(",") if name]

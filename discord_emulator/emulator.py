@@ -14,7 +14,7 @@ from typing import Any, Literal, TypeVar
 
 from aiohttp import web
 
-from . import rest_commands, rest_core, rest_interactions, rest_messages
+from . import rest_commands, rest_core, rest_emojis, rest_interactions, rest_messages
 from .faults import FaultInjector, RestFault
 from .gateway import GatewayServer, GatewaySession
 from .interactions import Interaction, InteractionFactory
@@ -110,6 +110,7 @@ class DiscordEmulator:
             + rest_commands.routes(self)
             + rest_messages.routes(self)
             + rest_interactions.routes(self)
+            + rest_emojis.routes(self)
         )
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway-resume", self.gateway.handle)
@@ -484,6 +485,18 @@ class DiscordEmulator:
     def gateway_drop(self, shard_id: int | None = None) -> int:
         """Cut the live sockets with no close frame; the sessions stay resumable."""
         return self.gateway.drop(shard_id)
+
+    def gateway_outage(self) -> int:
+        """Cut every live socket (no close frame); new ones hear nothing until :meth:`gateway_restore`.
+
+        A client connecting meanwhile waits for HELLO (discord.py gives up after 60 s and tries again).
+        """
+        self.gateway.up.clear()
+        return self.gateway.drop(None)
+
+    def gateway_restore(self) -> None:
+        """End an outage: held sockets get their HELLO, new ones too (cut sessions stay resumable)."""
+        self.gateway.up.set()
 
     async def gateway_close(self, shard_id: int | None = None, code: int = 4000) -> int:
         return await self.gateway.close(shard_id, code)

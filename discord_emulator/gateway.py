@@ -206,6 +206,11 @@ class GatewayServer:
         self.token = token
         self.heartbeat_interval_ms = 41_250
         self.ack_heartbeats = True
+        self.up = asyncio.Event()
+        """Cleared during an outage: new sockets are accepted but hear nothing (no HELLO) until it is set."""
+        self.up.set()
+        self.held = 0
+        """Sockets that were held by an outage."""
         self.sessions: list[GatewaySession] = []
         self.connections: list[GatewayConnection] = []
         self.log: list[GatewayRecord] = []
@@ -339,6 +344,12 @@ class GatewayServer:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
+        if not self.up.is_set():
+            self.held += 1
+            self.notifier.notify()
+            await self.up.wait()
+            if ws.closed:
+                return ws
         connection = GatewayConnection(self, request, ws)
         self.connections.append(connection)
         connection.start_writer()

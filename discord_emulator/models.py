@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,7 @@ if TYPE_CHECKING:
     from .interactions import Interaction
 
 TEXT_CHANNEL = 0
+ANNOUNCEMENT_CHANNEL = 5
 DM_CHANNEL = 1
 GROUP_DM_CHANNEL = 3
 NEWS_CHANNEL = 5
@@ -99,6 +101,8 @@ class Channel:
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
     recipients: list[User] = field(default_factory=list)
     owner_id: int | None = None
+    auto_archive_duration: int = 1440
+    """For a thread: minutes of inactivity before Discord archives it."""
     with_bot: bool = True
     """For a DM or group DM: whether the bot is one of its ends (a DM with the bot) or not (a DM
     between users, a group DM), where it can be reached only through a user install."""
@@ -217,6 +221,8 @@ class Message:
     message_reference: dict[str, Any] | None = None
     deleted: bool = False
     history: list[MessageVersion] = field(default_factory=list)
+    thread: Channel | None = None
+    """The thread started from this message, if any (it has the message's id)."""
 
     @property
     def guild_id(self) -> int | None:
@@ -238,9 +244,10 @@ class Message:
 
     @property
     def rows(self) -> list[list[Button]]:
-        """The buttons of each action row, in order (select menus are left out)."""
+        """The buttons of each action row, in order, whether at the top of the message or inside a
+        Components V2 container (select menus are left out)."""
         rows: list[list[Button]] = []
-        for row_index, row in enumerate(self.components):
+        for row_index, row in enumerate(action_rows(self.components)):
             buttons = []
             for column, item in enumerate(row.get("components", [])):
                 if item.get("type") == 2:
@@ -276,7 +283,7 @@ class Message:
     def component(self, custom_id: str, version: int | None = None) -> dict[str, Any] | None:
         """Any component (button or select) with this custom id, now or in an earlier ``version``."""
         components = self.components if version is None else self.history[version].components
-        for row in components:
+        for row in action_rows(components):
             for item in row.get("components", []):
                 if item.get("custom_id") == custom_id:
                     found: dict[str, Any] = item
@@ -301,6 +308,32 @@ class Message:
         return "\n".join(parts)
 
     @property
+    def display_text(self) -> str:
+        """Every text display of a Components V2 message, in sections and containers too, one per line."""
+        return "\n".join(text_displays(self.components))
+
+    @property
     def text(self) -> str:
-        """Content and embed text together."""
-        return "\n".join(part for part in (self.content, self.embed_text) if part)
+        """Content, embed text and text displays together."""
+        return "\n".join(part for part in (self.content, self.embed_text, self.display_text) if part)
+
+
+def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component in document order, nested ones (in containers and sections) included."""
+    for item in components:
+        yield item
+        if item.get("type") != 1:
+            yield from _walk(item.get("components") or [])
+        accessory = item.get("accessory")
+        if isinstance(accessory, dict):
+            yield accessory
+
+
+def action_rows(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The action rows of a message, in order: top-level ones and those inside containers."""
+    return [item for item in _walk(components) if item.get("type") == 1]
+
+
+def text_displays(components: list[dict[str, Any]]) -> list[str]:
+    """The content of every text display, in order."""
+    return [str(item.get("content", "")) for item in _walk(components) if item.get("type") == 10]

@@ -119,7 +119,7 @@ def channel_payload(
         payload["owner_id"] = None if channel.owner_id is None else str(channel.owner_id)
         payload["thread_metadata"] = {
             "archived": False,
-            "auto_archive_duration": 1440,
+            "auto_archive_duration": channel.auto_archive_duration,
             "archive_timestamp": "2024-01-01T00:00:00+00:00",
             "locked": False,
         }
@@ -255,6 +255,8 @@ def message_payload(message: Message, *, with_guild_id: bool = False) -> dict[st
         payload["application_id"] = str(message.application_id)
     if message.message_reference is not None:
         payload["message_reference"] = message.message_reference
+    if message.thread is not None:
+        payload["thread"] = channel_payload(message.thread, with_guild_id=True)
     if message.interaction is not None:
         it = message.interaction
         payload["interaction_metadata"] = {

@@ -22,6 +22,9 @@ from .emulator import DiscordEmulator
 from .gateway import GatewaySession
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+OUTPUT_LINE_LIMIT = 4 * 1024 * 1024
+"""The longest output line read whole: at DEBUG, discord.py logs each request's body on one line,
+and the command sync's (every description in every language) is far past asyncio's 64 KiB."""
 
 
 class BotProcess:
@@ -74,6 +77,7 @@ class BotProcess:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
+            limit=OUTPUT_LINE_LIMIT,
         )
         self._reader = asyncio.create_task(self._read(self._process), name=f"bot-output-{self._process.pid}")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import INVALID_FORM_BODY, MISSING_PERMISSIONS, DiscordHTTPError
+from .errors import INVALID_FORM_BODY, MISSING_PERMISSIONS, DiscordHTTPError, FormErrors
 from .models import Message
-from .payloads import message_payload
+from .payloads import channel_payload, message_payload
 from .permissions import Perm
 from .rest import ApiRequest, ApiResponse, Route, no_content, ok
 
@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from .emulator import DiscordEmulator
 
 REPLY = 19
+THREAD_NAME_MAX = 100
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 
 def routes(emu: DiscordEmulator) -> list[Route]:
@@ -77,6 +79,27 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         world.delete_message(message)
         return no_content()
 
+    async def start_thread(req: ApiRequest) -> ApiResponse:
+        channel = world.get_visible_channel(req.param("channel_id"))
+        message = world.get_channel_message(channel, req.param("message_id"))
+        body = req.body or {}
+        errors = FormErrors()
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= THREAD_NAME_MAX:
+            errors.add(
+                ("name",), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {THREAD_NAME_MAX} in length."
+            )
+        archive = body.get("auto_archive_duration") or 1440
+        if archive not in ARCHIVE_DURATIONS:
+            errors.add(
+                ("auto_archive_duration",),
+                "BASE_TYPE_CHOICES",
+                "Value must be one of {60, 1440, 4320, 10080}.",
+            )
+        errors.raise_if_any()
+        thread = world.start_thread(message, str(name).strip(), auto_archive_duration=int(archive))
+        return ok(channel_payload(thread, with_guild_id=True), status=201)
+
     base = "/channels/{channel_id}/messages"
     return [
         Route("GET", base, list_messages),
@@ -84,4 +107,5 @@ def routes(emu: DiscordEmulator) -> list[Route]:
         Route("GET", base + "/{message_id}", get_message),
         Route("PATCH", base + "/{message_id}", edit),
         Route("DELETE", base + "/{message_id}", delete),
+        Route("POST", base + "/{message_id}/threads", start_thread),
     ]

@@ -23,6 +23,22 @@ LINK_STYLE = 5
 PREMIUM_STYLE = 6
 AUTOCOMPLETE_CHOICES_MAX = 25
 COMPONENTS_V2 = 1 << 15
+V2_COMPONENTS_MAX = 40
+V2_TEXT_MAX = 4000
+ACTION_ROW, BUTTON, SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER = (
+    1,
+    2,
+    9,
+    10,
+    11,
+    12,
+    13,
+    14,
+    17,
+)
+V2_TOP_LEVEL = frozenset({ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER})
+CONTAINER_CHILDREN = frozenset({ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR})
+SECTION_ACCESSORIES = frozenset({BUTTON, THUMBNAIL})
 
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 SUBCOMMAND = 1
@@ -76,8 +92,23 @@ def _too_long(errors: FormErrors, path: tuple[str | int, ...], limit: int) -> No
     errors.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
 
 
-def check_message_body(body: dict[str, Any], errors: FormErrors) -> None:
-    """Field checks shared by create, edit, interaction responses and webhook messages."""
+def check_message_body(body: dict[str, Any], errors: FormErrors, *, v2: bool | None = None) -> None:
+    """Field checks shared by create, edit, interaction responses and webhook messages.
+
+    ``v2`` says whether the message is a Components V2 one; by default the body's ``flags`` tell
+    (an edit passes the flag the message already has, since it cannot be removed).
+    """
+    if v2 is None:
+        v2 = bool(int(body.get("flags") or 0) & COMPONENTS_V2)
+    if v2:
+        for field in ("content", "embeds", "poll", "sticker_ids"):
+            if body.get(field):
+                errors.add(
+                    (field,),
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    "The 'content', 'embeds', 'sticker_ids' and 'poll' fields cannot be used "
+                    "when using MessageFlags.IS_COMPONENTS_V2",
+                )
     content = body.get("content")
     if content is not None:
         if not isinstance(content, str):
@@ -89,7 +120,7 @@ def check_message_body(body: dict[str, Any], errors: FormErrors) -> None:
         _check_embeds(embeds, errors)
     components = body.get("components")
     if components is not None:
-        check_components(components, errors, v2=bool((body.get("flags") or 0) & COMPONENTS_V2))
+        check_components(components, errors, v2=v2)
     allowed = body.get("allowed_mentions")
     if allowed is not None:
         _check_allowed_mentions(allowed, errors)
@@ -141,6 +172,7 @@ def check_components(components: Any, errors: FormErrors, *, v2: bool = False) -
         errors.add(("components",), "BASE_TYPE_ARRAY", "Must be an array.")
         return
     if v2:
+        _check_v2_components(components, errors)
         return
     if len(components) > ACTION_ROWS_MAX:
         errors.add(("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {ACTION_ROWS_MAX} or fewer in length.")
@@ -150,24 +182,87 @@ def check_components(components: Any, errors: FormErrors, *, v2: bool = False) -
         if row.get("type") != 1:
             errors.add((*path, "type"), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1,).')
             continue
-        children = row.get("components") or []
-        if not children:
-            errors.add((*path, "components"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
-        if len(children) > ROW_BUTTONS_MAX:
+        _check_action_row(row, path, errors, seen)
+
+
+def _check_action_row(
+    row: dict[str, Any], path: tuple[str | int, ...], errors: FormErrors, seen: set[str]
+) -> None:
+    """An action row's rules, at the top of a message or inside a container: up to five buttons,
+    or one select alone."""
+    children = row.get("components") or []
+    if not children:
+        errors.add((*path, "components"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+    if len(children) > ROW_BUTTONS_MAX:
+        errors.add(
+            (*path, "components"),
+            "BASE_TYPE_MAX_LENGTH",
+            f"Must be {ROW_BUTTONS_MAX} or fewer in length.",
+        )
+    kinds = {child.get("type") for child in children}
+    if len(children) > 1 and kinds - {2}:
+        errors.add(
+            (*path, "components"),
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
+    for index, child in enumerate(children):
+        _check_component(child, (*path, "components", index), errors, seen)
+
+
+def _check_v2_components(components: list[Any], errors: FormErrors) -> None:
+    """A Components V2 message: layout by type, at most 40 components counted with the nested
+    ones, at most 4,000 characters of text in all, custom ids unique across the message."""
+    seen: set[str] = set()
+    count = 0
+    text = 0
+
+    def walk(item: Any, path: tuple[str | int, ...], allowed: frozenset[int]) -> None:
+        nonlocal count, text
+        if not isinstance(item, dict):
+            errors.add(path, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
+            return
+        kind = item.get("type")
+        count += 1
+        if kind not in allowed:
+            choices = ", ".join(str(choice) for choice in sorted(allowed))
             errors.add(
-                (*path, "components"),
-                "BASE_TYPE_MAX_LENGTH",
-                f"Must be {ROW_BUTTONS_MAX} or fewer in length.",
+                (*path, "type"), "UNION_TYPE_CHOICES", f'Value of field "type" must be one of ({choices}).'
             )
-        kinds = {child.get("type") for child in children}
-        if len(children) > 1 and kinds - {2}:
-            errors.add(
-                (*path, "components"),
-                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                "The specified component exceeds the maximum width",
-            )
-        for index, child in enumerate(children):
-            _check_component(child, (*path, "components", index), errors, seen)
+            return
+        if kind == ACTION_ROW:
+            count += len(item.get("components") or [])
+            _check_action_row(item, path, errors, seen)
+        elif kind == TEXT_DISPLAY:
+            text += len(str(item.get("content") or ""))
+        elif kind == SECTION:
+            for index, child in enumerate(item.get("components") or []):
+                walk(child, (*path, "components", index), frozenset({TEXT_DISPLAY}))
+            accessory = item.get("accessory")
+            if accessory is None:
+                errors.add((*path, "accessory"), "BASE_TYPE_REQUIRED", "This field is required")
+            else:
+                walk(accessory, (*path, "accessory"), SECTION_ACCESSORIES)
+        elif kind == CONTAINER:
+            for index, child in enumerate(item.get("components") or []):
+                walk(child, (*path, "components", index), CONTAINER_CHILDREN)
+        elif kind == BUTTON:
+            _check_component(item, path, errors, seen)
+
+    for index, item in enumerate(components):
+        walk(item, ("components", index), V2_TOP_LEVEL)
+    if count > V2_COMPONENTS_MAX:
+        errors.add(
+            ("components",),
+            "COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED",
+            f"The message has {count} components; at most {V2_COMPONENTS_MAX} are allowed.",
+        )
+    if text > V2_TEXT_MAX:
+        errors.add(
+            ("components",),
+            "COMPONENT_MAX_TEXT_LENGTH_EXCEEDED",
+            f"The message's text displays hold {text} characters; at most {V2_TEXT_MAX} are allowed.",
+        )
 
 
 def _check_component(

@@ -7,11 +7,14 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .commands import CommandRegistry
+from .emojis import ApplicationEmojis, unknown_component_emoji
 from .errors import (
     CANNOT_EDIT_OTHERS_MESSAGE,
     EMPTY_MESSAGE,
+    INVALID_CHANNEL_TYPE,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
+    THREAD_ALREADY_CREATED,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
     UNKNOWN_MEMBER,
@@ -23,6 +26,7 @@ from .errors import (
 )
 from .mentions import resolve_pings
 from .models import (
+    ANNOUNCEMENT_CHANNEL,
     DM_CHANNEL,
     EPHEMERAL,
     GROUP_DM_CHANNEL,
@@ -45,7 +49,7 @@ from .payloads import channel_payload, member_payload, message_payload, role_pay
 from .permissions import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Perm, channel_permissions
 from .snowflakes import SnowflakeFactory
 from .uploads import resolve_embed_files
-from .validation import check_message_body, normalize_components, normalize_embeds
+from .validation import COMPONENTS_V2, check_message_body, normalize_components, normalize_embeds
 from .waiting import Notifier
 
 if TYPE_CHECKING:
@@ -79,6 +83,7 @@ class World:
         self.users[bot.id] = bot
         self.application = Application(id=app_id, name=bot_name, owner=owner, bot=bot)
         self.commands = CommandRegistry(self.snowflakes, app_id)
+        self.application_emojis = ApplicationEmojis()
         self.dispatch_hook: DispatchHook = lambda guild_id, event, data, intent: None
 
     @property
@@ -188,9 +193,11 @@ class World:
         self.notifier.notify()
         return role
 
-    def _add_channel(self, guild: Guild, name: str, kind: int, parent: Channel | None) -> Channel:
+    def _add_channel(
+        self, guild: Guild, name: str, kind: int, parent: Channel | None, *, channel_id: int | None = None
+    ) -> Channel:
         channel = Channel(
-            id=self.snowflakes.next(),
+            id=self.snowflakes.next() if channel_id is None else channel_id,
             type=kind,
             name=name,
             guild_id=guild.id,
@@ -220,6 +227,33 @@ class World:
         self._dispatch(
             guild.id, "THREAD_CREATE", {**channel_payload(thread), "newly_created": True}, GUILDS_INTENT
         )
+        self.notifier.notify()
+        return thread
+
+    def start_thread(self, message: Message, name: str, *, auto_archive_duration: int = 1440) -> Channel:
+        """A public thread started from a message by the bot: it has the message's id, and the
+        message shows it from then on (one thread per message)."""
+        parent = message.channel
+        if (
+            parent.guild_id is None
+            or parent.is_thread
+            or parent.type not in (TEXT_CHANNEL, ANNOUNCEMENT_CHANNEL)
+        ):
+            raise DiscordHTTPError(400, INVALID_CHANNEL_TYPE, "Cannot execute action on this channel type")
+        self.require_bot_permissions(parent, Perm.CREATE_PUBLIC_THREADS)
+        if message.thread is not None:
+            raise DiscordHTTPError(
+                400, THREAD_ALREADY_CREATED, "A thread has already been created for this message"
+            )
+        guild = self.guilds[parent.guild_id]
+        thread = self._add_channel(guild, name, PUBLIC_THREAD, parent, channel_id=message.id)
+        thread.owner_id = self.bot.id
+        thread.auto_archive_duration = auto_archive_duration
+        message.thread = thread
+        self._dispatch(
+            guild.id, "THREAD_CREATE", {**channel_payload(thread), "newly_created": True}, GUILDS_INTENT
+        )
+        self._dispatch_message("MESSAGE_UPDATE", message)
         self.notifier.notify()
         return thread
 
@@ -417,6 +451,7 @@ class World:
         """
         errors = FormErrors()
         check_message_body(body, errors)
+        self._check_component_emoji(body, errors)
         errors.raise_if_any()
         content = body.get("content") or ""
         embeds = normalize_embeds(body.get("embeds") or [])
@@ -465,7 +500,16 @@ class World:
                 403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user"
             )
         errors = FormErrors()
-        check_message_body(body, errors)
+        v2_before = bool(message.flags & COMPONENTS_V2)
+        v2 = v2_before if body.get("flags") is None else bool(int(body["flags"]) & COMPONENTS_V2)
+        if v2_before and not v2:
+            errors.add(
+                ("flags",),
+                "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                "The IS_COMPONENTS_V2 flag cannot be removed from a message",
+            )
+        check_message_body(body, errors, v2=v2)
+        self._check_component_emoji(body, errors)
         errors.raise_if_any()
         content = message.content
         embeds = message.embeds
@@ -484,6 +528,13 @@ class World:
         resolve_embed_files(embeds, kept)
         if not (content or embeds or components or kept):
             raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+        if v2 and (content or embeds):
+            errors.add(
+                ("content" if content else "embeds",),
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "The 'content' and 'embeds' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+            )
+            errors.raise_if_any()
         message.content, message.embeds, message.components, message.attachments = (
             content,
             embeds,
@@ -502,6 +553,14 @@ class World:
             self._dispatch_message("MESSAGE_UPDATE", message)
         self.notifier.notify()
         return message
+
+    def _check_component_emoji(self, body: dict[str, Any], errors: FormErrors) -> None:
+        """A custom emoji in a component must exist: here, the application's own emoji."""
+        components = body.get("components")
+        if not isinstance(components, list):
+            return
+        for path in unknown_component_emoji(components, set(self.application_emojis.by_id)):
+            errors.add(path, "COMPONENT_INVALID_EMOJI", "Invalid emoji")
 
     def delete_message(self, message: Message) -> None:
         message.deleted = True

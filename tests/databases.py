@@ -16,8 +16,9 @@ import os
 import secrets
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy import text
@@ -27,7 +28,34 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot.db.migrate import upgrade_to_head
 
 DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-TABLES = ("reviews", "rating_changes", "moves", "ratings", "games", "players")
+TABLES = (
+    "reviews",
+    "rating_changes",
+    "moves",
+    "ratings",
+    "games",
+    "players",
+    "server_settings",
+    "server_channels",
+)
+
+
+T = TypeVar("T")
+
+
+def run_aside(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to completion on a loop of its own, for a synchronous fixture.
+
+    Unlike :func:`asyncio.run`, this leaves the thread's current event loop as it was:
+    ``asyncio.run`` sets it to None on its way out, which pytest-asyncio 0.24 to 1.0 then
+    fails on ("There is no current event loop") in the module-scoped loops that follow.
+    """
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(work)
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
 
 
 def postgres_base_url() -> URL:
@@ -109,7 +137,7 @@ def _skip_or_fail(reason: str) -> None:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[URL]:
     """The base URL of a reachable PostgreSQL server, or a skip (a failure in CI)."""
-    url, problem = asyncio.run(reachable_postgres())
+    url, problem = run_aside(reachable_postgres())
     if problem is not None:
         _skip_or_fail(problem)
     yield url
@@ -118,12 +146,12 @@ def postgres_server() -> Iterator[URL]:
 @pytest.fixture(scope="session")
 def postgres_session_url(postgres_server: URL) -> Iterator[str]:
     """This test session's own migrated PostgreSQL database, dropped at the end."""
-    url = asyncio.run(create_database(postgres_server))
+    url = run_aside(create_database(postgres_server))
     try:
-        asyncio.run(upgrade_to_head(url.render_as_string(hide_password=False)))
+        run_aside(upgrade_to_head(url.render_as_string(hide_password=False)))
         yield url.render_as_string(hide_password=False)
     finally:
-        asyncio.run(drop_database(postgres_server, url))
+        run_aside(drop_database(postgres_server, url))
 
 
 async def _truncate(url: str) -> None:

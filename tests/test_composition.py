@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
+from typing import Any
 
 from bot.composition import build_service, service_settings
 from bot.config import Settings
 from bot.services import GuildShards
 
 
-def _settings(tmp_path: Path, **values: object) -> Settings:
-    return dataclasses.replace(
-        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"), **values
-    )  # type: ignore[arg-type]
+def _settings(tmp_path: Path, **values: Any) -> Settings:
+    return Settings(_env_file=None, database_url=f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}", **values)
 
 
 async def test_every_service_setting_comes_from_the_settings(tmp_path: Path) -> None:

@@ -72,14 +72,39 @@ def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> subp
 
 
 @pytest.mark.slow
-def test_a_regular_install_of_the_wheel_migrates_a_database(tmp_path: Path) -> None:
-    source = tmp_path / "source"  # a clean copy: no build/ or egg-info of earlier builds gets in
+def clean_copy(tmp_path: Path) -> Path:
+    """The sources a build reads, without the build/, egg-info or compiled catalogues of earlier builds."""
+    source = tmp_path / "source"
     for folder in ("bot", "migrations"):
-        shutil.copytree(REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
     for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(REPO / name, source / name)
+    return source
+
+
+def assert_quiet(done: subprocess.CompletedProcess[str]) -> None:
+    """No warning box of the build backend (setuptools frames its warnings with ``!!``)."""
+    said = done.stdout + done.stderr
+    assert "!!" not in said and "Warning:" not in said, said[-3000:]
+
+
+@pytest.mark.slow
+def test_an_editable_install_compiles_the_catalogues_in_place_without_a_warning(tmp_path: Path) -> None:
+    source = clean_copy(tmp_path)
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path)
+    pip = (sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "--no-deps")
+    assert_quiet(run(*pip, "-e", source, cwd=tmp_path))
+    for language in TRANSLATED:
+        assert (source / "bot/locales" / language.catalogue / "LC_MESSAGES/messages.mo").is_file()
+
+
+@pytest.mark.slow
+def test_a_regular_install_of_the_wheel_migrates_a_database(tmp_path: Path) -> None:
+    source = clean_copy(tmp_path)
     wheels = tmp_path / "wheels"
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", wheels, source, cwd=tmp_path)
+    built = run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, source, cwd=tmp_path)
+    assert_quiet(built)
     (wheel,) = wheels.glob("ttt_bot-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
@@ -122,6 +147,6 @@ def test_a_regular_install_of_the_wheel_migrates_a_database(tmp_path: Path) -> N
     assert Path(spoken[0]).is_relative_to(venv) and spoken[1] == "Dieses Spiel ist vorbei."
 
     done = run(venv / "bin" / "ttt-bot", "migrate", cwd=workdir, env=env)
-    assert "is on the newest schema" in done.stdout
+    assert done.stdout.startswith("Created the schema of the database at sqlite+aiosqlite:///")
     with sqlite3.connect(workdir / "ttt.sqlite3") as db:
         assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(head_revision(),)]

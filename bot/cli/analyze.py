@@ -1,4 +1,4 @@
-"""``python -m bot analyze BOARD... | -``: one JSON line per board (README: Command line).
+"""``python -m bot analyze BOARD... | -``: one JSON line per board (docs/terminal.md).
 
 Valid boards are echoed in upper-case compact form (``x.o/...`` comes back as ``X.O......``);
 invalid ones are echoed as given (trimmed) next to an ``error``.
@@ -46,10 +46,9 @@ def line_for(text: str, budget_ms: int) -> tuple[str, bool]:
 
 
 def _lines(stream: TextIO) -> Iterator[str]:
-    """Non-blank lines, each handed over as soon as it is read (``readline``, no read-ahead)."""
+    """Every line, blank ones too (each gets its answer), handed over as soon as it is read (``readline``)."""
     while line := stream.readline():
-        if line.strip():
-            yield line
+        yield line
 
 
 def _texts(boards: Sequence[str], stdin: TextIO) -> Iterator[str]:

@@ -1,4 +1,4 @@
-"""``python -m bot play``: one game against the engine in the terminal (README: Playing in the terminal).
+"""``python -m bot play``: one game against the engine in the terminal (docs/terminal.md).
 
 The loop reads one move per line, shows the board after every move, and ends cleanly on
 ``q``, on end of input, or when the game is over. It owns no rules: moves go through a
@@ -16,7 +16,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+from bot.cli.exits import EXIT_INTERRUPTED
 from bot.cli.logs import first_line
+from bot.cli.program import program_name
 from bot.cli.render import LEVEL_NAMES, cell_error_text, describe_cells, render_board
 from bot.cli.session import (
     GameSession,
@@ -33,6 +35,17 @@ log = logging.getLogger(__name__)
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
+
+
+class GameInterruptedError(KeyboardInterrupt):
+    """Ctrl-C ended the game, and the player was told what became of it."""
+
+
+def _stop_cancelling() -> None:
+    """The cancellation asyncio sends for Ctrl-C is handled here: later awaits of this task may run."""
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
 
 
 class _Stop(enum.Enum):
@@ -108,7 +121,8 @@ class TerminalGame:
                 engine=engine.value,
                 level=texts.gettext(LEVEL_NAMES[self.session.level]),
             )
-        self.say(f"{rules} {sides}")
+        self.say(rules)
+        self.say(sides)
         self.say(self.cell_hint())
         self.say()
         self.say(render_board(board, texts=texts))
@@ -123,29 +137,60 @@ class TerminalGame:
                 if move is _Stop.ENDED:
                     break
                 if isinstance(move, _Stop):
-                    outcome = await self.session.abandon()
-                    self.say(self.texts.gettext(move.value, outcome=outcome))
+                    await self.leave(move)
                     if move is _Stop.INTERRUPTED:
-                        raise KeyboardInterrupt
+                        raise GameInterruptedError
                     return
                 last = move
             else:
-                if self.session.board.size > 3:
-                    self.say(self.texts.gettext("The engine is thinking..."))
-                last = await self.session.reply()
-                self.say(
-                    self.texts.gettext(
-                        "The engine plays {cell}.", cell=format_cell(last, self.session.board.size)
-                    )
-                )
+                last = await self.engine_move()
             self.say()
             self.say(render_board(self.session.board, last, self.texts))
         self.say()
         self.say(self.result(self.session.board))
+        self.name_the_game()
+
+    async def engine_move(self) -> int:
+        """The engine's reply, said once it is made; Ctrl-C while it thinks leaves the game."""
+        if self.session.board.size > 3:
+            self.say(self.texts.gettext("The engine is thinking..."))
+        try:
+            cell = await self.session.reply()
+        except asyncio.CancelledError:
+            _stop_cancelling()
+            self.say()
+            await self.leave(_Stop.INTERRUPTED)
+            raise GameInterruptedError from None
+        self.say(
+            self.texts.gettext("The engine plays {cell}.", cell=format_cell(cell, self.session.board.size))
+        )
+        return cell
+
+    async def leave(self, stop: _Stop) -> None:
+        """The player left before the end: close the game and say what became of it."""
+        outcome = await self.session.abandon()
+        self.say(self.texts.gettext(stop.value, outcome=outcome))
+        self.name_the_game()
+
+    def name_the_game(self) -> None:
+        """Say the number of a game that was stored with a result, and how to look at it again."""
+        game = self.session.recorded_game
+        if game is None:
+            return
+        program = program_name()
+        self.say(
+            self.texts.gettext(
+                "This was game {game}: `{review}` goes through it move by move, `{replay}` draws it.",
+                game=game,
+                review=f"{program} review {game}",
+                replay=f"{program} replay {game} --out game-{game}.gif",
+            )
+        )
 
     async def human_move(self) -> int | _Stop:
         """Ask until a move is made, the player leaves, or the game ends some other way."""
         while True:
+            # Translators: the terminal's prompt for the player's move; keep the space at the end.
             self.out.write(self.texts.gettext("Your move ({mark}): ", mark=self.session.human.value))
             self.out.flush()
             try:
@@ -223,6 +268,8 @@ def run_play(
     echo = not stdin.isatty()
     try:
         asyncio.run(play_game(options, stdin.readline, stdout, echo=echo, open_session=open_session))
+    except GameInterruptedError:
+        return EXIT_INTERRUPTED
     except SessionUnavailableError as error:
         problem = str(error)
     except Exception as error:

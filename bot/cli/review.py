@@ -12,14 +12,20 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.cli.exits import EXIT_USAGE
 from bot.cli.service_session import terminal_service
 from bot.cli.session import SessionUnavailableError
 from bot.config import Settings
 from bot.i18n import Texts, terminal_texts
 from bot.review_words import cells_text, estimates_note, header_text, summary_lines, verdict_text
-from bot.services import EnginePool, GameReview, GameService, MoveReview, PlayerView, Refusal, Replay
+from bot.services import EnginePool, GameReview, GameService, MoveReview, NotDone, PlayerView, Replay
 from bot.services.picture_pool import PicturePool
 from bot.services.review import move_record
+
+STDOUT = "-"
+"""``--out -``: the GIF goes to standard output."""
+GIF_SUFFIXES = frozenset({"", ".gif"})
+"""The file names ``--out`` takes: ending in .gif (any case), or with no suffix at all."""
 
 
 def review_record(game_id: int, move: MoveReview) -> dict[str, Any]:
@@ -32,7 +38,7 @@ def _plain(side: PlayerView) -> str:
 
 
 def move_line(texts: Texts, move: MoveReview) -> str:
-    """``  5. X c3  Alice: a draw before, a loss in 4 plies after  mistake (best: b3 or a2)``."""
+    """``  5. X c3  Alice: a draw before, a loss in 4 moves after  mistake (best: b3 or a2)``."""
     line = texts.gettext(
         "{number}. {mark} {cell} {name}: {before} before, {after} after",
         number=f"{move.number:>3}",
@@ -82,7 +88,7 @@ async def _ask(service: GameService, game_id: int, replay: bool) -> GameReview |
 
 def _problem(error: Exception) -> str:
     """One line saying why: a refusal in the terminal's language, a database problem as it was put."""
-    if isinstance(error, Refusal):
+    if isinstance(error, NotDone):
         return terminal_texts().message(error.template, error.params, plural=error.plural, count=error.count)
     return str(error)
 
@@ -91,7 +97,7 @@ def run_review(settings: Settings, game_id: int, as_json: bool, stdout: TextIO, 
     """Print the review of ``game_id``; exit 1 with one line when it cannot."""
     try:
         review = asyncio.run(_with_service(settings, game_id, replay=False))
-    except (SessionUnavailableError, Refusal) as error:
+    except (SessionUnavailableError, NotDone) as error:
         stderr.write(_problem(error) + "\n")
         return 1
     assert isinstance(review, GameReview)
@@ -102,30 +108,48 @@ def run_review(settings: Settings, game_id: int, as_json: bool, stdout: TextIO, 
     return 0
 
 
-def run_replay(settings: Settings, game_id: int, out: Path, stdout: TextIO, stderr: TextIO) -> int:
-    """Write the GIF of ``game_id`` to ``out``; exit 1 with one line when it cannot."""
+def run_replay(settings: Settings, game_id: int, out: str, stdout: TextIO, stderr: TextIO) -> int:
+    """Write the GIF of ``game_id`` to the file ``out`` (``-``: standard output).
+
+    Exit status 2 when ``out`` names another picture format, 1 when the game cannot be
+    replayed or the file written; each with one line on ``stderr``.
+    """
+    texts = terminal_texts()
+    target = None if out == STDOUT else Path(out)
+    if target is not None and target.suffix.lower() not in GIF_SUFFIXES:
+        stderr.write(
+            texts.gettext(
+                "A replay is an animated GIF: name the file {file} with .gif at the end, "
+                "or write - for standard output.",
+                file=target.with_suffix(".gif").name,
+            )
+            + "\n"
+        )
+        return EXIT_USAGE
     try:
         replay = asyncio.run(_with_service(settings, game_id, replay=True))
-    except (SessionUnavailableError, Refusal) as error:
+    except (SessionUnavailableError, NotDone) as error:
         stderr.write(_problem(error) + "\n")
         return 1
     assert isinstance(replay, Replay)
+    if target is None:
+        stdout.flush()
+        stdout.buffer.write(replay.gif)
+        stdout.buffer.flush()
+        return 0
     try:
-        out.write_bytes(replay.gif)
+        target.write_bytes(replay.gif)
     except OSError as error:
         problem = str(error.strerror or error)
-        stderr.write(
-            terminal_texts().gettext("Cannot write {file}: {problem}", file=out, problem=problem) + "\n"
-        )
+        stderr.write(texts.gettext("Cannot write {file}: {problem}", file=target, problem=problem) + "\n")
         return 1
-    texts = terminal_texts()
     written = texts.ngettext(
         "Wrote game {game} ({count} move, {size} bytes) to {file}.",
         "Wrote game {game} ({count} moves, {size} bytes) to {file}.",
         len(replay.history.moves),
         game=game_id,
         size=len(replay.gif),
-        file=out,
+        file=target,
     )
     stdout.write(written + "\n")
     return 0

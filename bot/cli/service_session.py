@@ -46,7 +46,7 @@ from bot.engine import Board, Level, Mark
 from bot.i18n import N_, terminal_texts
 from bot.services import Actor, EnginePool, First, GameService, GameView, Place, ServiceSettings
 from bot.services.picture_pool import PicturePool
-from bot.services.refusals import GameRunning, Refusal
+from bot.services.refusals import GameRunning, NotDone
 from bot.states import EndReason
 
 log = logging.getLogger(__name__)
@@ -153,6 +153,14 @@ class ServiceSession:
             return texts.gettext("You win.") if won else texts.gettext("The engine wins.")
         return texts.gettext(ending)
 
+    @property
+    def recorded_game(self) -> int | None:
+        """The stored game's number once it has ended with a result, else None (live or cancelled)."""
+        view = self._view
+        if view is None or view.is_live or view.end_reason is EndReason.CANCEL:
+            return None
+        return view.id
+
     def _show(self, view: GameView) -> None:
         self._view = view
         self._board = Board.parse(view.board)
@@ -190,7 +198,7 @@ class ServiceSession:
         """Play the human's move on ``cell`` through the service; :class:`MoveRejectedError` if refused."""
         try:
             await self._request(self._service.move(self._place, self._player, cell, game_id=self.game_id))
-        except Refusal as error:
+        except NotDone as error:
             await self._refresh()
             raise MoveRejectedError(refusal_text(terminal_texts(), error)) from None
         self._moved = True
@@ -199,7 +207,7 @@ class ServiceSession:
         """Read the game again after a refusal: it may have ended meanwhile (say, on time)."""
         if self.game_id is None:
             return
-        with contextlib.suppress(Refusal):
+        with contextlib.suppress(NotDone):
             self._show(await self._service.game(self.game_id, self._place))
 
     async def reply(self) -> int:
@@ -213,7 +221,7 @@ class ServiceSession:
             view = await pending
             if view.bot_to_move:  # the engine failed and the service left its move for a retry
                 view = await self._service.play_bot_turn(view.id)
-        except Refusal as error:
+        except NotDone as error:
             raise SessionUnavailableError(refusal_text(terminal_texts(), error)) from None
         except Exception as error:
             raise _stopped(error) from None
@@ -230,8 +238,8 @@ class ServiceSession:
                 self._show(await self._service.resign(self._place, self._player, self.game_id))
                 return texts.gettext("you resigned, so the engine wins (it counts as a loss)")
             self._show(await self._service.cancel(self._place, self._player, game_id=self.game_id))
-            return texts.gettext("the game is cancelled before your first move, so it does not count")
-        except Refusal as error:
+            return texts.gettext("the game was cancelled before your first move, so it does not count")
+        except NotDone as error:
             return texts.gettext(
                 "the game could not be closed: {problem}", problem=refusal_text(texts, error)
             )
@@ -255,10 +263,10 @@ class ServiceSession:
 
 
 def _result(task: asyncio.Future[GameView]) -> GameView:
-    """The task's view; a refusal stays a :class:`Refusal`, anything else stops the session."""
+    """The task's view; a refusal stays a :class:`NotDone`, anything else stops the session."""
     try:
         return task.result()
-    except Refusal:
+    except NotDone:
         raise
     except Exception as error:
         raise _stopped(error) from None
@@ -294,7 +302,7 @@ async def _started(service: GameService, engine: _WatchedEngine, options: PlayOp
         session = ServiceSession(service, engine, Place(None, terminal_channel_id()), player, options)
         try:
             await session.start(options.size)
-        except Refusal as error:
+        except NotDone as error:
             if isinstance(error, GameRunning):
                 continue
             problem = refusal_text(terminal_texts(), error)

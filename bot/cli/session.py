@@ -8,6 +8,8 @@ against the engine with no database (``play --no-db``); the default session, in
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -63,6 +65,11 @@ class GameSession(Protocol):
     @property
     def end_note(self) -> str | None:
         """Once over: a sentence for an ending the board does not show (a timeout), else None."""
+        ...
+
+    @property
+    def recorded_game(self) -> int | None:
+        """The stored game's number once it has ended with a result (for review and replay), else None."""
         ...
 
     async def play(self, cell: int) -> None:
@@ -121,6 +128,11 @@ class LocalSession:
         """Always None: a game that is not stored ends only on the board."""
         return None
 
+    @property
+    def recorded_game(self) -> int | None:
+        """Always None: this game is not stored."""
+        return None
+
     async def play(self, cell: int) -> None:
         """Play the human's move on ``cell``; raise :class:`MoveRejectedError` when it is not allowed."""
         texts = terminal_texts()
@@ -135,9 +147,12 @@ class LocalSession:
             raise MoveRejectedError(texts.gettext("This game is over.")) from None
 
     async def reply(self) -> int:
-        """The engine's move, played on the board."""
+        """The engine's move, played on the board; searched on a thread, so Ctrl-C is heard meanwhile."""
         seed = self._rng.getrandbits(64)
-        cell = choose_move(self._board, self._level, seed=seed, budget_ms=self._budget_ms)
+        search = functools.partial(
+            choose_move, self._board, self._level, seed=seed, budget_ms=self._budget_ms
+        )
+        cell = await asyncio.to_thread(search)
         self._board = self._board.play(cell)
         return cell
 

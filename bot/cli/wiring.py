@@ -13,8 +13,11 @@ from typing import Any, cast
 
 from bot.config import Settings
 
-UpgradeToHead = Callable[[str], Coroutine[Any, Any, None]]
-"""``async def upgrade_to_head(database_url: str) -> None`` in ``bot.db.migrate``."""
+Upgrade = tuple[str | None, str | None]
+"""The schema revision before an upgrade (None: an empty database) and after it."""
+
+UpgradeToHead = Callable[[str], Coroutine[Any, Any, Upgrade]]
+"""``async def upgrade_to_head(database_url: str) -> Upgrade`` in ``bot.db.migrate``."""
 
 PrepareDatabase = Callable[[], Coroutine[Any, Any, str | None]]
 """Brings the database to the newest schema: None when done, else why not, in one line."""

@@ -10,6 +10,7 @@ from bot.db.models import (
     Player,
     Rating,
     RatingChange,
+    ServerChannel,
     ServerSettings,
     StoredReview,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Repository",
+    "ServerChannel",
     "ServerSettings",
     "StoredReview",
     "create_engine",

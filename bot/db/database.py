@@ -2,8 +2,8 @@
 
 SQLite gets, on every connection: WAL (readers never wait for the writer), foreign
 keys on, a busy timeout (a second process waits for the write lock instead of
-failing; the wait happens on the connection's worker thread, every other call on the
-event loop's thread: :mod:`bot.db.sqlite_inline`), and ``synchronous=NORMAL``. In WAL
+failing; aiosqlite runs every call, and so every wait, on the connection's worker
+thread), and ``synchronous=NORMAL``. In WAL
 mode a commit is complete once its frames are written to the WAL file; ``NORMAL`` skips
 only the fsync, so a killed process never loses a committed move (the write is in the
 operating system's cache); only a power cut or kernel crash can drop the last commits,
@@ -20,22 +20,21 @@ version decides races.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event
-from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy import event, text
+from sqlalchemy.engine import URL, Connection, Dialect, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from bot.db.direct import begin_sqlite
 from bot.db.errors import DatabaseUnavailableError
-from bot.db.live_games import LiveGameCache, WriteBatches
+from bot.db.live_games import CommitObserver, LiveGameCache, WriteBatches
 from bot.db.repository import Repository
-from bot.db.sqlite_inline import inline_connector
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """The default busy timeout; the bot passes its ``SQLITE_BUSY_TIMEOUT_MS`` setting."""
@@ -51,26 +50,30 @@ def is_sqlite(url: str | URL) -> bool:
 def create_engine(
     url: str | URL, *, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS, **kwargs: Any
 ) -> AsyncEngine:
-    """An async engine for ``url``; on SQLite every connection gets the bot's pragmas and makes its
-    calls on the event loop's thread (:mod:`bot.db.sqlite_inline`)."""
+    """An async engine for ``url``; on SQLite every connection gets the bot's pragmas."""
     if not is_sqlite(url):
         return create_async_engine(url, **kwargs)
-    connect = inline_connector(make_url(url), sqlite_busy_timeout_ms)
-    engine = create_async_engine(url, async_creator=connect, **kwargs)
-    _configure_sqlite(engine)
+    # Transactions are begun by the "begin" hook below, not by the driver's implicit BEGIN.
+    engine = create_async_engine(url, connect_args={"isolation_level": None}, **kwargs)
+    _configure_sqlite(engine, sqlite_busy_timeout_ms)
     return engine
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine.sync_engine, "do_connect")
+    def _can_open(dialect: Dialect, record: ConnectionPoolEntry, args: Any, options: Any) -> None:
+        # aiosqlite reports a file it cannot open from its worker thread after handing the
+        # thread's end to the event loop, which a command that exits at once has closed by
+        # then (omnilib/aiosqlite#241): find out here, in the caller, before it starts.
+        sqlite3.connect(*args, **options).close()
+
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
-        # Leave transactions to the "begin" hook below instead of the driver's implicit BEGIN.
-        dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=0")  # waits for a lock happen off the event loop
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
             cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
         finally:
             cursor.close()
@@ -78,7 +81,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
         write = connection.get_execution_options().get(_WRITE_OPTION, False)
-        begin_sqlite(connection, "BEGIN IMMEDIATE" if write else "BEGIN")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 @asynccontextmanager
@@ -107,9 +110,15 @@ class Database:
     """
 
     def __init__(
-        self, url: str | URL, *, echo: bool = False, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS
+        self,
+        url: str | URL,
+        *,
+        echo: bool = False,
+        sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+        on_commit: CommitObserver | None = None,
     ) -> None:
         self.url = make_url(url)
+        self._on_commit = on_commit
         self.sqlite = is_sqlite(self.url)
         self.engine = create_engine(self.url, echo=echo, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
         self._reads = async_sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
@@ -121,7 +130,7 @@ class Database:
     def batches(self) -> WriteBatches:
         """The process's write batches (made on first use, inside the running event loop)."""
         if self._batches is None:
-            self._batches = WriteBatches(self._writer, self.live_games)
+            self._batches = WriteBatches(self._writer, self.live_games, on_commit=self._on_commit)
         return self._batches
 
     @asynccontextmanager
@@ -146,6 +155,11 @@ class Database:
         """
         async with _outages_as_unavailable(), self._reads() as session:
             yield Repository(session)
+
+    async def ping(self) -> None:
+        """Ask the database a trivial question; :class:`DatabaseUnavailableError` when it cannot answer."""
+        async with _outages_as_unavailable(), self.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
 
     async def close(self) -> None:
         """Close every connection of the pool."""

@@ -64,23 +64,16 @@ Every write transaction of the bot goes through :class:`WriteBatches` (see
   display name stored (a fact from Discord, not a decision) and a game not inserted
   because its channel already has a live one (the unique index refuses it without an
   error); so a start refused by that index leaves its batch alone.
-
-Test-only fault hook: with ``TTT_TEST_KILL_AT=before-move-commit`` (or
-``after-move-commit``) in the environment, the process kills itself with SIGKILL right
-before (or right after) the first commit of a batch that stores a move, so tests can
-check that a click is answered only after its move is committed. Without the variable
-(production) the hook does nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import signal
-from collections.abc import AsyncIterator, Collection
+import time
+from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeAlias
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
@@ -101,8 +94,6 @@ OPEN_TRANSACTIONS = 3
 while the next one's writers run."""
 CLOSE_WAIT = 5.0
 """Seconds :meth:`WriteBatches.close` waits for an open batch to end."""
-KILL_AT_VARIABLE = "TTT_TEST_KILL_AT"
-KILL_POINTS = ("before-move-commit", "after-move-commit")
 
 
 class LiveGameCache:
@@ -185,7 +176,6 @@ class Batch:
         """The batches that were still committing when this one began (see :meth:`after_previous`)."""
         self.touched: set[int] = set()
         """Ids of the games the batch read or changed: they leave the cache if it fails."""
-        self.stores_moves = False
         self.pending_sets: dict[int, _PendingSet] = {}
         """Compare-and-sets waiting to be sent, by game id (:meth:`settle` sends them)."""
         self.pending_moves: _Waiting = []
@@ -324,8 +314,6 @@ class Batch:
         )
         for writer, _ in messages:
             writer.wrote_directly = True
-        if any(writer.deferred_set is None or writer.deferred_set in applied for writer, _ in moves):
-            self.stores_moves = True
         self._decide(pending, applied)
 
     def _decide(self, sent: list[_PendingSet], applied: set[int]) -> None:
@@ -375,21 +363,22 @@ def _without(
     return [entry for entry in entries if entry[0] is not writer]
 
 
-def _kill_point() -> str | None:
-    point = os.environ.get(KILL_AT_VARIABLE)
-    if point is None:
-        return None
-    if point not in KILL_POINTS:
-        raise ValueError(f"{KILL_AT_VARIABLE} must be one of {', '.join(KILL_POINTS)}, not {point!r}")
-    log.warning("Test fault hook armed: this process kills itself at %s", point)
-    return point
+CommitObserver: TypeAlias = Callable[[int, float], None]
+"""Told of every committed batch: how many writers it held and how long its commit took, in seconds."""
 
 
 class WriteBatches:
     """Group commit of one process's write transactions (the module docstring tells how)."""
 
-    def __init__(self, engine: AsyncEngine, cache: LiveGameCache, max_batch: int = MAX_BATCH) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        cache: LiveGameCache,
+        max_batch: int = MAX_BATCH,
+        on_commit: CommitObserver | None = None,
+    ) -> None:
         self._engine = engine
+        self._on_commit = on_commit
         self.cache = cache
         self._max_batch = max_batch
         self._filling: Batch | None = None
@@ -403,7 +392,6 @@ class WriteBatches:
         self._idle: list[AsyncConnection] = []
         """Write connections kept from batch to batch (a failed batch gives them all back to the pool)."""
         self._open: set[AsyncConnection] = set()
-        self._kill_at = _kill_point()
         self.commits = 0
         self.writes = 0
 
@@ -549,13 +537,14 @@ class WriteBatches:
                     statements_held = False
                     self._statements.release()
                     await batch.insert_moves()
-                    self._maybe_kill(batch, "before-move-commit")
+                    started = time.perf_counter()
                     await connection.commit()
                 except BaseException as error:
                     batch.failure = error
                 else:
                     self.commits += 1
-                    self._maybe_kill(batch, "after-move-commit")
+                    if self._on_commit is not None:
+                        self._on_commit(batch.joined, time.perf_counter() - started)
             if batch.failure is not None:
                 for game_id in batch.touched:
                     self.cache.drop(game_id)
@@ -571,12 +560,6 @@ class WriteBatches:
             self._slots.release()
             batch.previous = ()
             batch.outcome.set_result(batch.failure)
-
-    def _maybe_kill(self, batch: Batch, point: str) -> None:
-        if self._kill_at == point and batch.stores_moves:
-            log.warning("Test fault hook: killing this process %s", point.replace("-", " "))
-            logging.shutdown()
-            os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _spoils_batch(error: BaseException, writer: Writer) -> bool:

@@ -6,33 +6,38 @@ The migration scripts live in ``migrations/`` at the top of the repository, inst
 Several bot processes may start at once against one PostgreSQL database (one per
 shard, each with ``AUTO_MIGRATE``); the upgrade holds a transaction-level advisory
 lock, so they run one after the other and the later ones find the schema at head.
-
-Alembic is imported only when there is something to do: :func:`upgrade_to_head` first
-asks :func:`bot.db.revision.at_head`, which reads the version table without it, so a bot
-restarting on an up-to-date database (the usual case) skips Alembic altogether.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
 
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import pool, text
 from sqlalchemy.engine import URL, Connection, make_url
 
 from bot.db.database import create_engine
-from bot.db.revision import MIGRATIONS_DIR, at_head
+from bot.db.migration_files import migrations_dir
 
-if TYPE_CHECKING:
-    from alembic.config import Config
-
+T = TypeVar("T")
+MIGRATIONS_DIR = migrations_dir()
 MIGRATION_LOCK_KEY = 0x7474_745F_6D69_6772
 """PostgreSQL advisory lock key ("ttt_migr") that serialises concurrent schema upgrades."""
 
 
+class Upgrade(NamedTuple):
+    """What :func:`upgrade_to_head` did: the revision before (None: an empty database) and after."""
+
+    before: str | None
+    after: str | None
+
+
 def alembic_config(database_url: str | URL) -> Config:
     """An Alembic configuration for ``database_url`` and the repository's migration scripts."""
-    from alembic.config import Config
-
     url = make_url(database_url).render_as_string(hide_password=False)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
@@ -41,54 +46,46 @@ def alembic_config(database_url: str | URL) -> Config:
 
 
 def head_revision() -> str | None:
-    """The newest revision as Alembic reads the scripts."""
-    from alembic.script import ScriptDirectory
-
+    """The newest revision of the migration scripts."""
     head: str | None = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
     return head
 
 
-async def _upgrade(database_url: str | URL, target: str) -> None:
-    from alembic import command
+def _stored_revision(connection: Connection) -> str | None:
+    revision: str | None = MigrationContext.configure(connection).get_current_revision()
+    return revision
 
-    config = alembic_config(database_url)
+
+async def _in_transaction(database_url: str | URL, work: Callable[[Connection], T]) -> T:
+    """Run ``work`` on a connection of its own to ``database_url``, in one committed transaction."""
     engine = create_engine(database_url, poolclass=pool.NullPool)
-
-    def migrate(connection: Connection) -> None:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
-        config.attributes["connection"] = connection
-        command.upgrade(config, target)
-
     try:
         async with engine.begin() as connection:
-            await connection.run_sync(migrate)
+            return await connection.run_sync(work)
     finally:
         await engine.dispose()
 
 
-async def upgrade_to_head(database_url: str) -> None:
+async def current_revision(database_url: str | URL) -> str | None:
+    """The revision the database is at, or None before the first migration."""
+    return await _in_transaction(database_url, _stored_revision)
+
+
+async def upgrade_to_head(database_url: str | URL) -> Upgrade:
     """Bring the schema of ``database_url`` to the newest migration (creating it if empty).
 
-    Returns at once, without Alembic, when the database is already there.
+    Raises Alembic's ``CommandError`` for a database on a revision the scripts do not know.
     """
-    if await at_head(database_url):
-        return
-    await _upgrade(database_url, "head")
+    config = alembic_config(database_url)
+    head = head_revision()
 
+    def migrate(connection: Connection) -> Upgrade:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+        before = _stored_revision(connection)
+        if before != head:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+        return Upgrade(before, _stored_revision(connection))
 
-async def current_revision(database_url: str) -> str | None:
-    """The revision the database is at, or None before the first migration (as Alembic reads it)."""
-    from alembic.runtime.migration import MigrationContext
-
-    engine = create_engine(database_url, poolclass=pool.NullPool)
-
-    def read(connection: Connection) -> str | None:
-        revision: str | None = MigrationContext.configure(connection).get_current_revision()
-        return revision
-
-    try:
-        async with engine.connect() as connection:
-            return await connection.run_sync(read)
-    finally:
-        await engine.dispose()
+    return await _in_transaction(database_url, migrate)

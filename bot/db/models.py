@@ -182,6 +182,23 @@ class ServerSettings(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     language: Mapped[str | None] = mapped_column(String(16))
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    role_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The role a member needs to start or accept a game there; null: anyone may."""
+    turn_timeout_seconds: Mapped[int | None] = mapped_column(Integer)
+    """How long a player there has for each move; null: the bot's own setting."""
+    challenge_timeout_seconds: Mapped[int | None] = mapped_column(Integer)
+    """How long a challenge there waits for its answer; null: the bot's own setting."""
+    default_level: Mapped[str | None] = mapped_column(String(16))
+    """The bot's level in a game started there without one; null: perfect."""
+
+
+class ServerChannel(Base):
+    """A channel where a server allows games to be started; a server that lists none allows every channel."""
+
+    __tablename__ = "server_channels"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
 
 
 class RatingChange(Base):

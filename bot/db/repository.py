@@ -15,24 +15,33 @@ In a write transaction the repository serves games from the process's
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, Table, and_, func, literal, or_, select
+from sqlalchemy import Integer, Table, and_, delete, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from bot.db import direct
 from bot.db import statements as sql
 from bot.db.errors import LostRaceError
 from bot.db.live_games import Batch, LiveGameCache
-from bot.db.models import Game, Move, Player, Rating, RatingChange, ServerSettings, StoredReview
+from bot.db.models import (
+    Game,
+    Move,
+    Player,
+    Rating,
+    RatingChange,
+    ServerChannel,
+    ServerSettings,
+    StoredReview,
+)
 from bot.db.transitions import columns
 from bot.states import LIVE_STATUSES, GameStatus, Transition
 
 _REVIEWS: Table = StoredReview.__table__  # type: ignore[assignment]
 _SERVER_SETTINGS: Table = ServerSettings.__table__  # type: ignore[assignment]
+_SERVER_CHANNELS: Table = ServerChannel.__table__  # type: ignore[assignment]
 
 
 class Repository:
@@ -215,7 +224,7 @@ class Repository:
         values["version"] = expected + 1
         statement = sql.compare_and_set(tuple(sorted(values)))
         parameters = {**values, "_id": game.id, "_expected": expected}
-        rows = await direct.fetch_all(await self._conn(), statement, parameters)
+        rows = (await (await self._conn()).execute(statement, parameters)).all()
         if len(rows) != 1:
             if self._cache is not None:
                 self._cache.drop(game.id)
@@ -262,7 +271,7 @@ class Repository:
         if self._batch is not None and cached is not None:
             self._batch.defer_message(values)
         else:
-            if len(await direct.fetch_all(await self._conn(), sql.SET_MESSAGE, values)) != 1:
+            if len((await (await self._conn()).execute(sql.SET_MESSAGE, values)).all()) != 1:
                 return False
             self._writing()
         if cached is not None:
@@ -285,6 +294,13 @@ class Repository:
             .limit(limit)
         )
         return result.scalars().all()
+
+    async def live_game_count(self) -> int:
+        """How many games are live (pending challenges and active games), in every channel."""
+        result = await (await self._orm()).execute(
+            select(func.count()).select_from(Game).where(Game.status.in_(LIVE_STATUSES))
+        )
+        return int(result.scalar_one())
 
     async def next_deadline(self) -> datetime | None:
         """The earliest deadline of a live game, if any."""
@@ -521,3 +537,49 @@ class Repository:
             index_elements=[ServerSettings.guild_id], set_={"language": language, "updated_at": now}
         )
         await connection.execute(statement)
+
+    async def server_settings(self, guild_id: int) -> ServerSettings | None:
+        """The server's stored settings (a copy that belongs to no session); None when it never chose any."""
+        connection = await self._conn(reads_games=False)
+        result = await connection.execute(
+            select(_SERVER_SETTINGS).where(_SERVER_SETTINGS.c.guild_id == guild_id)
+        )
+        row = result.mappings().first()
+        return None if row is None else ServerSettings(**row)
+
+    async def server_channels(self, guild_id: int) -> list[int]:
+        """The channels where the server allows games to be started, by id; empty: every channel."""
+        statement = (
+            select(ServerChannel.channel_id)
+            .where(ServerChannel.guild_id == guild_id)
+            .order_by(ServerChannel.channel_id)
+        )
+        return [row[0] for row in await self._rows(statement, reads_games=False)]
+
+    async def update_server_settings(
+        self, guild_id: int, values: Mapping[str, object], now: datetime
+    ) -> None:
+        """Set the given columns of the server's settings (its row is created if needed); the others stay."""
+        changes = {**values, "updated_at": now}
+        connection = await self._write_conn()
+        statement = sql.dialect_insert(connection.dialect.name, _SERVER_SETTINGS)
+        statement = statement.values(guild_id=guild_id, **changes)
+        statement = statement.on_conflict_do_update(index_elements=[ServerSettings.guild_id], set_=changes)
+        await connection.execute(statement)
+
+    async def add_server_channel(self, guild_id: int, channel_id: int) -> None:
+        """Allow games in ``channel_id`` (nothing happens when it is allowed already)."""
+        connection = await self._write_conn()
+        statement = sql.dialect_insert(connection.dialect.name, _SERVER_CHANNELS)
+        await connection.execute(
+            statement.values(guild_id=guild_id, channel_id=channel_id).on_conflict_do_nothing()
+        )
+
+    async def remove_server_channel(self, guild_id: int, channel_id: int) -> None:
+        """Take ``channel_id`` off the server's channels for games."""
+        connection = await self._write_conn()
+        await connection.execute(
+            delete(_SERVER_CHANNELS).where(
+                _SERVER_CHANNELS.c.guild_id == guild_id, _SERVER_CHANNELS.c.channel_id == channel_id
+            )
+        )

@@ -29,17 +29,15 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.orm import DeclarativeBase, configure_mappers
+from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm.attributes import set_committed_value
 
-from bot.db import direct
 from bot.db.models import Game, Move, Player, Rating, RatingChange
 from bot.states import LIVE_STATUSES, GameStatus
 
 M = TypeVar("M", bound=DeclarativeBase)
 AnyRow = Row[*tuple[Any, ...]]
 """A result row of any columns."""
-
-configure_mappers()  # instances are made below without the ORM, which would otherwise do this first
 
 GAMES: Table = Game.__table__  # type: ignore[assignment]
 MOVES: Table = Move.__table__  # type: ignore[assignment]
@@ -51,11 +49,12 @@ RATING_CHANGES: Table = RatingChange.__table__  # type: ignore[assignment]
 def model_from_row(model: type[M], keys: Sequence[str], row: AnyRow) -> M:
     """An instance of ``model`` holding ``row`` as committed values, in no session.
 
-    Made as the ORM makes a loaded instance (no ``__init__``, no change history), so its
-    attributes read like those of a row the ORM loaded, and it never takes part in a flush.
+    Its attributes are set as committed values (no change history), so they read like
+    those of a row the ORM loaded, and it never takes part in a flush.
     """
-    instance: M = model.__mapper__.class_manager.new_instance()
-    instance.__dict__.update(zip(keys, row, strict=True))
+    instance = model()
+    for key, value in zip(keys, row, strict=True):
+        set_committed_value(instance, key, value)
     return instance
 
 
@@ -87,12 +86,8 @@ SET_MESSAGE: Update = SET_MESSAGES.returning(GAMES.c.id)
 
 
 async def set_messages(connection: AsyncConnection, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Run :data:`SET_MESSAGES` for each row: one ``executemany`` (on SQLite, one call each on the loop)."""
-    if connection.dialect.name == "sqlite":
-        for row in rows:
-            await direct.execute(connection, SET_MESSAGES, row)
-    else:
-        await connection.execute(SET_MESSAGES, list(rows))
+    """Run :data:`SET_MESSAGES` for each row, in one ``executemany``."""
+    await connection.execute(SET_MESSAGES, list(rows))
 
 
 _PAIR = or_(
@@ -117,9 +112,10 @@ ROWS_PER_INSERT = 500
 """At most this many rows per multi-row INSERT (3,000 parameters for moves: under SQLite's limit)."""
 
 
-def _row_values(keys: Sequence[str], count: int) -> list[dict[str, Any]]:
-    """The VALUES of a ``count``-row INSERT: row ``i``'s value of ``key`` is bound as ``<key>_<i>``."""
-    return [{key: bindparam(f"{key}_{i}") for key in keys} for i in range(count)]
+def _row_values(table: Table, keys: Sequence[str], count: int) -> list[dict[str, Any]]:
+    """The VALUES of a ``count``-row INSERT: row ``i``'s value of ``key`` is bound as ``<key>_<i>``,
+    converted as its column's type converts it."""
+    return [{key: bindparam(f"{key}_{i}", type_=table.c[key].type) for key in keys} for i in range(count)]
 
 
 async def insert_rows(
@@ -134,7 +130,7 @@ async def insert_rows(
     already stored alone.
 
     On SQLite: one multi-row INSERT per :data:`ROWS_PER_INSERT` rows, built once per number
-    of rows and handed to the driver (:mod:`bot.db.direct`). Elsewhere: one ``executemany`` of
+    of rows. Elsewhere: one ``executemany`` of
     the one-row INSERT (SQLAlchemy cannot cache a multi-row INSERT's compilation, and would
     compile it on every execution).
     """
@@ -145,7 +141,7 @@ async def insert_rows(
     for start in range(0, len(rows), ROWS_PER_INSERT):
         chunk = rows[start : start + ROWS_PER_INSERT]
         values = {f"{key}_{i}": row[key] for i, row in enumerate(chunk) for key in keys}
-        await direct.execute(connection, _insert_many(table, tuple(keys), len(chunk), or_ignore), values)
+        await connection.execute(_insert_many(table, tuple(keys), len(chunk), or_ignore), values)
 
 
 @functools.cache
@@ -156,7 +152,7 @@ def _insert_row(dialect: str, table: Table, or_ignore: bool) -> Insert:
 
 @functools.cache
 def _insert_many(table: Table, keys: tuple[str, ...], count: int, or_ignore: bool) -> Insert:
-    statement: Insert = dialect_insert("sqlite", table).values(_row_values(keys, count))
+    statement: Insert = dialect_insert("sqlite", table).values(_row_values(table, keys, count))
     return statement.on_conflict_do_nothing() if or_ignore else statement  # type: ignore[attr-defined]
 
 

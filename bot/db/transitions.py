@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, assert_never
 
-from bot.states import Accepted, Ended, Ending, GameStatus, Moved, Transition
+from bot.states import Accepted, Ended, Ending, GameStatus, Moved, Rescheduled, Transition
 
 
 def columns(transition: Transition) -> dict[str, Any]:
@@ -26,6 +26,8 @@ def columns(transition: Transition) -> dict[str, Any]:
             return values
         case Ended(ending=ending, at=at):
             return _ending(ending, at)
+        case Rescheduled(deadline=deadline, at=at):
+            return {"deadline": deadline, "updated_at": at}
         case _:
             assert_never(transition)
 

@@ -34,7 +34,6 @@ from sqlalchemy import CompoundSelect, Integer, Select, false, null, select, uni
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.db import direct
 from bot.db.statements import (
     GAMES,
     MOVE_KEYS,
@@ -146,10 +145,10 @@ async def _send_each(
     applied: set[int] = set()
     for game_id, expected, values in changes:
         parameters = {**values, "_id": game_id, "_expected": expected}
-        if await direct.fetch_all(connection, compare_and_set(tuple(sorted(values))), parameters):
+        if (await connection.execute(compare_and_set(tuple(sorted(values))), parameters)).all():
             applied.add(game_id)
     for message in messages:
-        await direct.execute(connection, SET_MESSAGES, message)
+        await connection.execute(SET_MESSAGES, message)
     stored = [row for needs, row in moves if needs is None or needs in applied]
     if stored:
         await insert_rows(connection, MOVES, MOVE_KEYS, stored)

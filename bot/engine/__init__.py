@@ -1,5 +1,5 @@
 """The pure game engine: boards, search and evaluation. Standard library only, no I/O
-beyond reading its own packaged data file (the 4x4 opening book).
+beyond reading its own packaged data files (the 4x4 and 5x5 opening books).
 
 The public surface, importable from here:
 
@@ -12,9 +12,13 @@ The public surface, importable from here:
 
 How it plays: 3x3 is solved once per process and every reply is a look-up; 4x4 is
 perfect, from a shipped opening book plus exact search; 5x5 searches within a time
-budget. ``analyze`` and ``choose_move`` are plain top-level functions of picklable
-values, meant to run in a process pool. Each process keeps caches (solved tables,
-transposition tables) that are not thread-safe: use processes, not threads.
+budget. Among equally good moves ``perfect`` prefers those a person is likeliest to
+answer wrongly (:mod:`bot.engine.cunning`). How it analyses: 5x5 from a shipped book
+up to 5 marks, deeper positions proven (:mod:`bot.engine.prover`), estimating only
+what it cannot prove within the time budget. ``analyze`` and ``choose_move`` are
+plain top-level functions of picklable values, meant to run in a process pool. Each
+process keeps caches (solved tables, transposition tables) that are not thread-safe:
+use processes, not threads.
 """
 
 from bot.engine.analysis import ANALYSIS_BUDGET_MS, Analysis, MoveVerdict, Outcome, analyze

@@ -66,24 +66,38 @@ class Board:
 
     @classmethod
     def parse(cls, text: str) -> Board:
-        """Read a board text (``X.O/.../...``); raise ``InvalidBoardError`` with the reason."""
-        cleaned = text.strip().replace("/", "").upper()
+        """Read a board text (``X.O/.../...``); raise ``InvalidBoardError`` with the reason.
+
+        The reason quotes the text as given: its characters keep their case, and rows
+        separated by ``/`` must all be as wide as the board.
+        """
+        given = text.strip()
+        cells = given.replace("/", "")
         sizes = {n * n: n for n in SIZES}
-        if len(cleaned) not in sizes:
+        if not given:
+            raise InvalidBoardError("The board text is empty; a board has 9, 16 or 25 cells (X, O or .).")
+        if len(cells) not in sizes:
             raise InvalidBoardError(
-                f"A board has 9, 16 or 25 cells (X, O or .), but this one has {len(cleaned)}."
+                f"A board has 9, 16 or 25 cells (X, O or .), but this one has {len(cells)}."
             )
-        bad = sorted({ch for ch in cleaned if ch not in "XO."})
+        size = sizes[len(cells)]
+        widths = [len(row) for row in given.split("/")]
+        if len(widths) > 1 and any(width != size for width in widths):
+            shown = ", ".join(str(width) for width in widths)
+            raise InvalidBoardError(
+                f"Rows separated by '/' each have {size} cells on a {size}x{size} board; these have {shown}."
+            )
+        bad = [ch for ch in dict.fromkeys(given) if ch != "/" and ch.upper() not in ("X", "O", ".")]
         if bad:
-            shown = ", ".join(repr(ch) for ch in bad[:5])
+            shown = ", ".join(repr(ch) for ch in bad)
             raise InvalidBoardError(f"A board holds only X, O and '.'; it has {shown}.")
         x = o = 0
-        for cell, ch in enumerate(cleaned):
+        for cell, ch in enumerate(cells.upper()):
             if ch == "X":
                 x |= 1 << cell
             elif ch == "O":
                 o |= 1 << cell
-        board = cls(sizes[len(cleaned)], x, o)
+        board = cls(size, x, o)
         board.validate()
         return board
 

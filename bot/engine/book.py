@@ -7,15 +7,17 @@ and looked up by binary search, so even the 4x4 book's few hundred thousand
 positions cost a few megabytes in memory and a few microseconds per look-up.
 
 The 3x3 table is solved in this process on first use (765 positions, about 30 ms).
-The 4x4 book is too costly for that (a minute of solving), so ``python -m bench.book``
-solves it once, deterministically, and writes ``bot/engine/data/book4.bin``; it is read
-lazily, the first time a 4x4 position needs it.
+The 4x4 and 5x5 books are too costly for that (a minute of solving, and minutes of a C
+solver), so ``python -m bench.book --size N`` solves them once, deterministically, and
+writes ``bot/engine/data/bookN.bin``; each is read lazily, the first time a position of
+its size needs it.
 
 File format (all integers little-endian), zlib-compressed as a whole:
 ``b"TTTB"``, version (1 byte), board size (1 byte), deepest layer ``max_marks``
 (1 byte), entry count ``n`` (4 bytes), then the ``n`` keys as differences from the
-previous key (4 bytes each, the first from 0), then the ``n`` score codes (1 byte each).
-Differences of sorted keys are small numbers, which is what makes them compress.
+previous key (4 bytes each up to 4x4, 8 bytes on 5x5 whose keys have 50 bits; the
+first from 0), then the ``n`` score codes (1 byte each). Differences of sorted keys are
+small numbers, which is what makes them compress.
 """
 
 from __future__ import annotations
@@ -36,13 +38,20 @@ from bot.engine.solver import solve_layers
 MAGIC = b"TTTB"
 VERSION = 1
 _HEADER = struct.Struct("<4sBBBI")
-BOOK_SIZES: tuple[int, ...] = (4,)
+BOOK_SIZES: tuple[int, ...] = (4, 5)
 """Board sizes with a shipped book."""
 
 
-def _key_array(values: Iterable[int] = ()) -> array[int]:
-    """An array of unsigned ints of at least 32 bits (the widest key, 4x4, has 32 bits)."""
-    return array("I" if array("I").itemsize >= 4 else "L", values)
+def _key_width(size: int) -> int:
+    """Bytes per key difference in the file: 4 while keys fit 32 bits (up to 4x4), else 8."""
+    return 4 if 2 * size * size <= 32 else 8
+
+
+def _key_array(size: int, values: Iterable[int] = ()) -> array[int]:
+    """An array of unsigned ints wide enough for the keys of ``size`` (32 bits to 4x4, 50 on 5x5)."""
+    if _key_width(size) == 4:
+        return array("I" if array("I").itemsize >= 4 else "L", values)
+    return array("Q", values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +87,14 @@ class ExactTable:
         """The table of ``scores`` (position key to proven score), keys sorted for look-up by bisection."""
         keys = sorted(scores)
         codes = bytes(to_code(scores[k]) & 0xFF for k in keys)
-        return cls(size, max_marks, _key_array(keys), codes)
+        return cls(size, max_marks, _key_array(size, keys), codes)
 
     def encode(self) -> bytes:
         """The table in the file format above (deterministic for equal tables)."""
         deltas = [b - a for a, b in itertools.pairwise(itertools.chain((0,), self.keys))]
         header = _HEADER.pack(MAGIC, VERSION, self.size, self.max_marks, len(deltas))
-        return zlib.compress(header + struct.pack(f"<{len(deltas)}I", *deltas) + self.codes, 9)
+        kind = "I" if _key_width(self.size) == 4 else "Q"
+        return zlib.compress(header + struct.pack(f"<{len(deltas)}{kind}", *deltas) + self.codes, 9)
 
     @classmethod
     def decode(cls, blob: bytes) -> ExactTable:
@@ -98,11 +108,14 @@ class ExactTable:
         magic, version, size, max_marks, count = _HEADER.unpack_from(raw)
         if magic != MAGIC or version != VERSION:
             raise ValueError("not a score table of this version")
-        if len(raw) != _HEADER.size + 5 * count:
+        if size not in (3, 4, 5):
+            raise ValueError(f"score table for an unknown board size {size}")
+        width = _key_width(size)
+        if len(raw) != _HEADER.size + (width + 1) * count:
             raise ValueError("score table truncated")
-        deltas = struct.unpack_from(f"<{count}I", raw, _HEADER.size)
-        keys = _key_array(itertools.accumulate(deltas))
-        return cls(size, max_marks, keys, raw[_HEADER.size + 4 * count :])
+        deltas = struct.unpack_from(f"<{count}{'I' if width == 4 else 'Q'}", raw, _HEADER.size)
+        keys = _key_array(size, itertools.accumulate(deltas))
+        return cls(size, max_marks, keys, raw[_HEADER.size + width * count :])
 
 
 @cache

@@ -1,8 +1,9 @@
 """Playing strength: which move the engine picks at each level.
 
-``perfect`` always plays a best move (at random among equally good ones, so games
-vary). The weaker levels play the same engine but, on a share of their moves, pick
-a move that is worse than the best on purpose; on 5x5, where the engine searches
+``perfect`` always plays a best move; among equally good ones it prefers those that
+give a person the most chances to go wrong (:mod:`bot.engine.cunning`), at random
+among those, so games vary. The weaker levels play the same engine but, on a share
+of their moves, pick a move that is worse than the best on purpose; on 5x5, where the engine searches
 instead of knowing, they also look fewer plies ahead. The strength order is
 measured, not assumed: see the level round-robin in ``bench/``.
 """
@@ -11,12 +12,23 @@ from __future__ import annotations
 
 import enum
 import random
+import time
 from dataclasses import dataclass
 
 from bot.engine.board import Board
+from bot.engine.cunning import cunning_from_tables, cunning_moves
 from bot.engine.errors import IllegalMoveError
 from bot.engine.oracle import EXACT_SIZES, score_moves, table_scores
 from bot.engine.scores import PROVEN
+from bot.engine.search import RootResult, searcher
+
+SEARCHED_SIZES: tuple[int, ...] = (5,)
+"""Sizes whose moves come from the deepening search within the time budget, never from the
+book or the prover (which serve only :func:`~bot.engine.analysis.analyze` there)."""
+
+CUNNING_SHARE = 0.25
+"""The share of the time budget ``perfect`` may spend, past the tables, choosing among equally good moves
+(within what the search left of the budget)."""
 
 GAME_OVER = "The game is already over; there is no move to choose."
 
@@ -59,8 +71,9 @@ def answers_at_once(board: Board) -> bool:
     True for every 3x3 position still going on and for the 4x4 positions the opening
     book covers; then :func:`choose_move` and :func:`~bot.engine.analysis.analyze` search
     nothing, so a caller can run them inline instead of sending them to a process pool.
+    Never on 5x5, whose moves are searched (:data:`SEARCHED_SIZES`).
     """
-    return not board.is_over and table_scores(board) is not None
+    return board.size not in SEARCHED_SIZES and not board.is_over and table_scores(board) is not None
 
 
 def choose_move(
@@ -73,15 +86,21 @@ def choose_move(
 
     Deterministic for a given ``seed`` wherever the engine's values are exact (3x3, 4x4).
     """
+    started = time.perf_counter()
     profile = PROFILES[level]
-    known = table_scores(board)
+    known = None if board.size in SEARCHED_SIZES else table_scores(board)
     if known is not None and level is Level.PERFECT:
         # The common case, kept to a dictionary look-up: a solved position at the top level.
         if not known.best:
             raise IllegalMoveError(GAME_OVER)
         if len(known.best) == 1:
             return known.best[0]
-        best = _prefer_blocks(board, known.best) if known.top <= -PROVEN else known.best
+        if known.top <= -PROVEN:
+            best = _prefer_blocks(board, known.best)
+        elif known.top == 0:
+            best = cunning_from_tables(board, known.best)
+        else:
+            best = known.best
         return random.Random(seed).choice(best)
     if board.is_over:
         raise IllegalMoveError(GAME_OVER)
@@ -90,20 +109,28 @@ def choose_move(
     if board.size in EXACT_SIZES:
         result = score_moves(board, budget_ms, all_values=blunder)
     else:
-        result = score_moves(
-            board,
-            budget_ms * profile.budget_share,
-            all_values=False,
-            max_depth=profile.max_depth,
+        result = searcher(board.size).search(
+            board, budget_ms * profile.budget_share, all_values=False, max_depth=profile.max_depth
         )
     best = result.best
     if blunder:
         worse = sorted(set(result.scores) - set(best))
         if worse:
             return rng.choice(worse)
+    return rng.choice(_among_best(board, level, result, budget_ms, started))
+
+
+def _among_best(
+    board: Board, level: Level, result: RootResult, budget_ms: int, started: float
+) -> tuple[int, ...]:
+    """The searched best moves worth choosing from: blocks when lost, cunning ones when ``perfect`` draws."""
+    best = result.best
     if result.top <= -PROVEN:
-        best = _prefer_blocks(board, best)
-    return rng.choice(best)
+        return _prefer_blocks(board, best)
+    if level is Level.PERFECT and result.top == 0 and set(best) <= result.exact:
+        left = budget_ms - (time.perf_counter() - started) * 1000
+        return cunning_moves(board, best, min(left, budget_ms * CUNNING_SHARE))
+    return best
 
 
 def _prefer_blocks(board: Board, best: tuple[int, ...]) -> tuple[int, ...]:

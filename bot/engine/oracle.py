@@ -5,19 +5,24 @@
 - 4x4: the shipped opening book holds every position up to its ``max_marks``; a
   position whose children are all in the book is answered from it, and deeper ones
   are searched exactly (they have few empty cells left).
-- 5x5: iterative deepening within the time budget.
+- 5x5: the shipped opening book holds every position up to 6 marks, so a position of up
+  to 5 marks is answered from it; deeper ones are proven by :mod:`bot.engine.prover`
+  within most of the time budget, and a position it cannot finish in time gets the
+  heuristic search's estimate for the moves still unproven, with the rest of the budget.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
 from bot.engine.board import Board, Mark
 from bot.engine.book import ExactTable, opening_book, solved_table
 from bot.engine.geometry import geometry
+from bot.engine.prover import prover
 from bot.engine.scores import win_at
-from bot.engine.search import RootResult, searcher
+from bot.engine.search import RootResult, SearchTimeoutError, searcher
 
 SOLVED_SIZES: tuple[int, ...] = (3,)
 """Sizes solved completely in memory on first use."""
@@ -49,7 +54,34 @@ def score_moves(
     search = searcher(board.size)
     if board.size in EXACT_SIZES:
         return search.search(board, budget_ms, all_values=all_values, first_depth=board.cells - board.ply)
-    return search.search(board, budget_ms, all_values=all_values, max_depth=max_depth)
+    if max_depth is not None:
+        return search.search(board, budget_ms, all_values=all_values, max_depth=max_depth)
+    return proven_or_searched(board, budget_ms, all_values=all_values)
+
+
+PROOF_SHARE = 0.75
+"""The share of the budget the prover gets before the heuristic search takes over."""
+
+
+def proven_or_searched(board: Board, budget_ms: float, *, all_values: bool) -> RootResult:
+    """Exact scores from the prover; past its share of the budget, estimates for what it left unproven."""
+    started = time.perf_counter()
+    proven: dict[int, int] = {}
+    prove = prover(board.size)
+    try:
+        scores, exact = prove.root(board, budget_ms * PROOF_SHARE, all_values=all_values, proven=proven)
+    except SearchTimeoutError:
+        pass
+    else:
+        return RootResult(scores, exact, board.cells - board.ply, prove.nodes, True, set(scores) - exact)
+    left = max(budget_ms - (time.perf_counter() - started) * 1000, 1.0)
+    result = searcher(board.size).search(board, left, all_values=all_values)
+    if all_values:
+        for cell, score in proven.items():
+            result.scores[cell] = score
+            result.exact.add(cell)
+            result.bounded.discard(cell)
+    return result
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ once up to symmetry, which solves 3x3 in milliseconds and 4x4 in about a minute.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from bot.engine.geometry import Geometry, geometry
 from bot.engine.scores import INFINITY, loss_at, win_at
@@ -76,6 +76,26 @@ def _is_terminal(g: Geometry, key: int) -> bool:
     if x | o == g.full:
         return True
     return any(x & line == line or o & line == line for line in g.lines)
+
+
+def parent_scores(size: int, keys: Iterable[int], marks: int, below: Layer) -> Layer:
+    """Exact scores of the positions ``keys`` (``marks`` marks, the game going on) from their children's.
+
+    ``below`` holds the exact score of every child position with ``marks + 1`` marks
+    where the game goes on; a move that wins or fills the board is scored here.
+    """
+    g = geometry(size)
+    scores: Layer = {}
+    for key in keys:
+        best = -INFINITY
+        for _cell, child in _children(g, key, marks):
+            if child is None:
+                best = win_at(marks + 1)
+                break
+            score = 0 if marks + 1 == g.cells else -below[child]
+            best = max(best, score)
+        scores[key] = best
+    return scores
 
 
 def solve_layers(

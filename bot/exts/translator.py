@@ -7,7 +7,8 @@ mishandles ``name_localizations`` on commands with sub-commands. A locale the bo
 speak gets None: Discord shows the English. Every language the bot speaks gets every text,
 also one that reads the same as the English (a language's own name, "global" in German).
 A text made from a template (a size label) carries its msgid and its params in the
-``locale_str``'s extras; its message is the English.
+``locale_str``'s extras; its message is the English. A text that needs a message context (one
+English word with two translations) is made with :func:`contextual`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ LOCALIZED = frozenset(
 )
 
 
+def contextual(context: str, message: str) -> app_commands.locale_str:
+    """A command text with a gettext message context, translated as ``pgettext(context, message)``."""
+    return app_commands.locale_str(message, context=context)
+
+
 class CommandTranslator(app_commands.Translator):
     """Translates the names and descriptions of the app commands with the gettext catalogues."""
 
@@ -44,4 +50,7 @@ class CommandTranslator(app_commands.Translator):
             return None
         params = dict(string.extras)
         msgid = params.pop("msgid", string.message)
+        message_context = params.pop("context", None)
+        if message_context is not None:
+            return texts_for(language).pgettext(message_context, msgid, **params)
         return texts_for(language).gettext(msgid, **params)

@@ -32,6 +32,16 @@ LANGUAGES: tuple[Language, ...] = (
     Language("es-419", "es_419", "es_419", "Español (Latinoamérica)"),
     Language("pt-BR", "pt_BR", "pt_BR", "Português (Brasil)"),
     Language("ja", "ja", "ja", "日本語"),
+    Language("ru", "ru", "ru", "Русский"),
+    Language("pl", "pl", "pl", "Polski"),
+    Language("tr", "tr", "tr", "Türkçe"),
+    Language("it", "it", "it", "Italiano"),
+    Language("nl", "nl", "nl", "Nederlands"),
+    Language("uk", "uk", "uk", "Українська"),
+    Language("ko", "ko", "ko", "한국어"),
+    Language("zh-CN", "zh_CN", "zh_Hans_CN", "中文（简体）"),
+    Language("zh-TW", "zh_TW", "zh_Hant_TW", "中文（繁體）"),
+    Language("id", "id", "id", "Bahasa Indonesia"),
 )
 """Every language the bot speaks, English (the source and the fallback) first."""
 
@@ -50,7 +60,9 @@ def from_locale(locale: str | None) -> Language:
     """The language for a Discord locale (``de``, ``en-GB``, ``es-419``) or a POSIX one (``de_DE.UTF-8``).
 
     An exact match wins; then the language alone: any Spanish outside Spain is Latin American
-    Spanish, any Portuguese is Brazilian. Anything else, or nothing, is English.
+    Spanish, any Portuguese is Brazilian, Chinese in Traditional script (``zh-Hant``, or Taiwan,
+    Hong Kong, Macao) is ``zh-TW`` and any other Chinese ``zh-CN``. Anything else, or nothing,
+    is English.
     """
     if not locale:
         return ENGLISH
@@ -64,6 +76,9 @@ def from_locale(locale: str | None) -> Language:
         return _BY_CODE["es-es"] if region.upper() in ("", "ES") else _BY_CODE["es-419"]
     if language == "pt":
         return _BY_CODE["pt-br"]
+    if language == "zh":
+        traditional = {part.upper() for part in region.split("-")} & {"HANT", "TW", "HK", "MO"}
+        return _BY_CODE["zh-tw"] if traditional else _BY_CODE["zh-cn"]
     return _BY_CODE.get(language, ENGLISH)
 
 

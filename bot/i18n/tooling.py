@@ -4,7 +4,8 @@
 merges it into each language's ``messages.po`` (new messages arrive untranslated, messages the
 code no longer has are dropped). ``check`` fails, naming each problem, when the template is
 behind the code or a catalogue lacks a message, keeps a stale or fuzzy one, or translates one
-with placeholders or markup that differ from the English.
+with placeholders or markup that differ from the English, over a Discord limit, with a word its
+glossary avoids or against its typography (:mod:`bot.i18n.quality`).
 """
 
 from __future__ import annotations
@@ -24,13 +25,19 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import PoFileError, read_po
 
+from bot.i18n import quality
 from bot.i18n.catalogues import DOMAIN, LOCALES_DIR, catalogue_folder
 from bot.i18n.languages import TRANSLATED, Language
 
 SOURCE_DIR = LOCALES_DIR.parent
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
-EXTRA_KEYWORDS: dict[str, tuple[int, ...]] = {"N_plural": (1, 2), "locale_str": (1,)}
-"""Beyond gettext's own: the plural marker, and discord.py's marker for slash-command texts."""
+EXTRA_KEYWORDS: dict[str, tuple[int | tuple[int, str], ...]] = {
+    "N_plural": (1, 2),
+    "locale_str": (1,),
+    "contextual": ((1, "c"), 2),
+}
+"""Beyond gettext's own: the plural marker, discord.py's marker for slash-command texts, and
+:func:`bot.exts.translator.contextual` for a slash-command text with a message context."""
 COMMENT_TAG = "Translators:"
 
 MessageKey = tuple[str, str | None]
@@ -46,14 +53,31 @@ def extract_keywords() -> dict[str, object]:
     return {**DEFAULT_KEYWORDS, **EXTRA_KEYWORDS}
 
 
+@dataclass(frozen=True, slots=True)
+class SourceMessage:
+    """A message as marked in the code: its msgid forms, the files marking it, its translator comments."""
+
+    forms: tuple[str, ...]
+    locations: tuple[str, ...]
+    comments: tuple[str, ...]
+
+
+def source_details(source: Path = SOURCE_DIR) -> dict[MessageKey, SourceMessage]:
+    """Every message marked in the code, with where it is marked and what translators are told."""
+    found: dict[MessageKey, SourceMessage] = {}
+    results = extract_from_dir(source, keywords=extract_keywords(), comment_tags=(COMMENT_TAG,))  # type: ignore[arg-type]
+    for filename, _line, message, comments, context in results:
+        forms = (message,) if isinstance(message, str) else tuple(message)
+        seen = found.get((forms[0], context))
+        locations = (seen.locations if seen else ()) + (filename,)
+        notes = (seen.comments if seen else ()) + tuple(comments)
+        found[(forms[0], context)] = SourceMessage(forms, locations, notes)
+    return found
+
+
 def source_messages(source: Path = SOURCE_DIR) -> dict[MessageKey, tuple[str, ...]]:
     """Every message marked in the code: key -> its msgid forms (one, or singular and plural)."""
-    found: dict[MessageKey, tuple[str, ...]] = {}
-    results = extract_from_dir(source, keywords=extract_keywords(), comment_tags=(COMMENT_TAG,))  # type: ignore[arg-type]
-    for _filename, _line, message, _comments, context in results:
-        forms = (message,) if isinstance(message, str) else tuple(message)
-        found[(forms[0], context)] = forms
-    return found
+    return {key: message.forms for key, message in source_details(source).items()}
 
 
 def placeholders(text: str) -> set[str]:
@@ -97,7 +121,17 @@ def _translations(message: Message) -> tuple[str, ...]:
     return (message.string or "",)
 
 
-def _check_translation(english: Sequence[str], translated: str, where: str) -> Iterator[Problem]:
+def _check_translation(
+    english: Sequence[str],
+    translated: str,
+    where: str,
+    rules: LanguageRules | None = None,
+    limit: int = quality.TEXT_LIMIT,
+) -> Iterator[Problem]:
+    if rules is not None:
+        yield from rules.problems(english[-1], translated, where)
+    if quality.length(translated) > limit:
+        yield Problem(where, f"{quality.length(translated)} characters, over the limit of {limit} here")
     try:
         source_fields = [placeholders(form) for form in english]
         fields = placeholders(translated)
@@ -112,8 +146,30 @@ def _check_translation(english: Sequence[str], translated: str, where: str) -> I
         yield Problem(where, f"markup {mine} differs from the English {theirs}")
 
 
+@dataclass(frozen=True, slots=True)
+class LanguageRules:
+    """What one language's translations must respect besides the English's placeholders and markup."""
+
+    code: str
+    avoided: tuple[quality.Avoided, ...]
+    limits: dict[MessageKey, int]
+
+    def problems(self, english: str, translated: str, where: str) -> Iterator[Problem]:
+        """The glossary's and the typography's problems of one translation."""
+        for word in self.avoided:
+            if word.found_in(translated, english):
+                yield Problem(
+                    where, f"uses {word.word!r}; the glossary says {word.instead!r}: {translated!r}"
+                )
+        for what in quality.typography_problems(self.code, translated):
+            yield Problem(where, f"{what}: {translated!r}")
+
+
 def check_catalogue(
-    language: Language, catalogue: Catalog, wanted: dict[MessageKey, tuple[str, ...]]
+    language: Language,
+    catalogue: Catalog,
+    wanted: dict[MessageKey, tuple[str, ...]],
+    rules: LanguageRules | None = None,
 ) -> Iterator[Problem]:
     """Every problem of one language's catalogue against the messages the code has."""
     name = f"{language.catalogue}/{DOMAIN}.po"
@@ -138,8 +194,9 @@ def check_catalogue(
         if len(translations) != expected or not all(translations):
             yield Problem(where, f"untranslated (needs {expected} form(s))")
             continue
+        limit = rules.limits.get(key, quality.TEXT_LIMIT) if rules is not None else quality.TEXT_LIMIT
         for translated in translations:
-            yield from _check_translation(forms, translated, where)
+            yield from _check_translation(forms, translated, where, rules, limit)
     for key in wanted.keys() - present:
         yield Problem(name, f"missing: {key[0]!r}" + (f" ({key[1]})" if key[1] else ""))
     for message in catalogue.obsolete.values():
@@ -152,16 +209,26 @@ def read_catalogue(path: Path, language: Language | None = None) -> Catalog:
         return read_po(file, locale=language.babel if language else None, abort_invalid=True)
 
 
-def check(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> list[Problem]:
-    """Every problem of the template and the catalogues; empty when all is in order."""
-    wanted = source_messages(source)
-    problems: list[Problem] = []
-    for key in wanted:
-        for form in wanted[key]:
+def _source_problems(
+    details: dict[MessageKey, SourceMessage], limits: dict[MessageKey, int]
+) -> Iterator[Problem]:
+    """The English messages' own problems: a malformed placeholder, a text over its limit."""
+    for key, message in details.items():
+        for form in message.forms:
             try:
                 placeholders(form)
             except ValueError as error:
-                problems.append(Problem(f"source {form!r}", f"bad placeholder ({error})"))
+                yield Problem(f"source {form!r}", f"bad placeholder ({error})")
+            if quality.length(form) > limits[key]:
+                yield Problem(f"source {form!r}", f"over the limit of {limits[key]} characters")
+
+
+def check(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> list[Problem]:
+    """Every problem of the template and the catalogues; empty when all is in order."""
+    details = source_details(source)
+    wanted = {key: message.forms for key, message in details.items()}
+    limits = {key: quality.limit_of(message.locations, message.comments) for key, message in details.items()}
+    problems = list(_source_problems(details, limits))
     template_path = locales / f"{DOMAIN}.pot"
     if not template_path.exists():
         return [*problems, Problem(str(template_path), "missing; run make i18n-extract")]
@@ -181,7 +248,8 @@ def check(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> list[Proble
         except PoFileError as error:
             problems.append(Problem(str(path), f"malformed: {error}"))
             continue
-        problems.extend(check_catalogue(language, catalogue, wanted))
+        rules = LanguageRules(language.code, tuple(quality.read_avoided(path.parent.parent)), limits)
+        problems.extend(check_catalogue(language, catalogue, wanted, rules))
     return problems
 
 
@@ -191,9 +259,14 @@ def pybabel(argv: list[str]) -> None:
     run(argv)
 
 
+def _argument_spec(spec: int | tuple[int, str]) -> str:
+    """One argument of a keyword as ``pybabel extract -k`` takes it: ``2``, or ``1c`` for a context."""
+    return str(spec) if isinstance(spec, int) else f"{spec[0]}{spec[1]}"
+
+
 def extract(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> None:
     """Write the template from the code and merge it into every language's catalogue."""
-    keywords = [f"-k{name}:{','.join(map(str, spec))}" for name, spec in EXTRA_KEYWORDS.items()]
+    keywords = [f"-k{name}:{','.join(map(_argument_spec, spec))}" for name, spec in EXTRA_KEYWORDS.items()]
     template = locales / f"{DOMAIN}.pot"
     locales.mkdir(parents=True, exist_ok=True)
     options = [
@@ -219,22 +292,24 @@ def extract(source: Path = SOURCE_DIR, locales: Path = LOCALES_DIR) -> None:
         else:
             arguments += ["--no-wrap"]
         pybabel(["pybabel", "-q", command, *arguments])
-    drop_creation_date(template)
+    drop_volatile_headers(template)
     for language in TRANSLATED:
-        drop_creation_date(catalogue_folder(language, locales) / f"{DOMAIN}.po")
+        drop_volatile_headers(catalogue_folder(language, locales) / f"{DOMAIN}.po")
 
 
-CREATION_DATE = '"POT-Creation-Date:'
+VOLATILE_HEADERS = ('"POT-Creation-Date:', '"Generated-By:')
 
 
-def drop_creation_date(path: Path) -> None:
-    """Leave out the header line that says when the template was made.
+def drop_volatile_headers(path: Path) -> None:
+    """Leave out the header lines that say when the template was made and by which Babel.
 
-    It changes on every extraction and says nothing the history does not, so every
-    extraction in every branch would touch every catalogue and make merges conflict.
+    They change on every extraction (or with the Babel installed) and say nothing the history
+    does not, so every extraction in every branch would touch every catalogue and make merges
+    conflict.
     """
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    path.write_text("".join(line for line in lines if not line.startswith(CREATION_DATE)), encoding="utf-8")
+    kept = [line for line in lines if not line.startswith(VOLATILE_HEADERS)]
+    path.write_text("".join(kept), encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

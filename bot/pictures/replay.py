@@ -148,9 +148,9 @@ def render_replay(
     """The GIF of a game of ``moves`` on a ``size`` x ``size`` board.
 
     ``winning_lines`` (cells of each completed line) are drawn in ``winner``'s colour
-    on the last frame. A game that ended without a line (resigned, timed out,
-    cancelled) shows its last position without one; a full board without a winner
-    shows both marks in the strip (a draw).
+    on the last frame, whose strip shows the winner's mark: also for a game won
+    without a line (by resignation, on time). A full board without a winner shows
+    both marks in the strip (a draw); a cancelled game shows neither.
     """
     canvas = _Canvas(size)
     frames = [

@@ -2,13 +2,14 @@
 
 Adapters build a :class:`GameService` over a :class:`bot.db.Database` and call its
 methods; every method returns a result from :mod:`bot.services.results` or raises
-a :class:`~bot.services.refusals.Refusal`. Nothing here imports discord.
+a :class:`~bot.services.refusals.NotDone`: a refusal by the rules, or the store unavailable.
+Nothing here imports discord.
 """
 
 from bot.services.engine_pool import EnginePool
 from bot.services.game_service import GameService
 from bot.services.ratings import RatingRules
-from bot.services.refusals import Refusal
+from bot.services.refusals import NotDone, Refusal, Unavailable
 from bot.services.results import (
     Actor,
     CellVerdict,
@@ -34,6 +35,7 @@ from bot.services.results import (
     Replay,
     Verdict,
 )
+from bot.services.server_rules import SettingsChange, SettingsView
 from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
 from bot.states import EndReason, GameResult, GameStatus
 
@@ -58,6 +60,7 @@ __all__ = [
     "LevelRecord",
     "MoveReview",
     "MoveView",
+    "NotDone",
     "Place",
     "PlayerOutcome",
     "PlayerStats",
@@ -70,6 +73,9 @@ __all__ = [
     "Refusal",
     "Replay",
     "ServiceSettings",
+    "SettingsChange",
+    "SettingsView",
+    "Unavailable",
     "Verdict",
     "utc_now",
 ]

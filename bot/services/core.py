@@ -16,6 +16,7 @@ from bot.services import refusals
 from bot.services.engine_pool import EnginePool
 from bot.services.presenter import game_view
 from bot.services.results import Actor, GameView, Place
+from bot.services.server_rules import NO_RULES, ServerRules, read_rules
 from bot.services.settings import Clock, ServiceSettings
 
 log = logging.getLogger(__name__)
@@ -25,8 +26,11 @@ NAME_LENGTH = 100
 """Display names are stored cut to this many characters."""
 
 _NAME_CACHE_SIZE = 50_000
+_RULES_CACHE_SIZE = 50_000
 _NAMES_IN_WRITE: ContextVar[dict[int, str] | None] = ContextVar("names_in_write", default=None)
 """The players' names the running write transaction stored or read, for the cache once it commits."""
+_AFTER_COMMIT: ContextVar[list[Callable[[], None]] | None] = ContextVar("after_commit", default=None)
+"""What the running write transaction has to do once it has committed (count a game for the metrics)."""
 
 
 class ServiceCore:
@@ -46,6 +50,7 @@ class ServiceCore:
         self.clock = clock
         self.rng = rng
         self._name_cache: dict[int, str] = {}
+        self._server_rules: dict[int, ServerRules] = {}
 
     # Transactions
 
@@ -69,13 +74,26 @@ class ServiceCore:
         committed, so a name in the cache is one of a player whose row is stored.
         """
         names: dict[int, str] = {}
+        committed: list[Callable[[], None]] = []
         token = _NAMES_IN_WRITE.set(names)
+        actions = _AFTER_COMMIT.set(committed)
         try:
             async with self._guard(), self.database.write() as repo:
                 yield repo
         finally:
+            _AFTER_COMMIT.reset(actions)
             _NAMES_IN_WRITE.reset(token)
         self._remember(names)
+        for action in committed:
+            action()
+
+    @staticmethod
+    def after_commit(action: Callable[[], None]) -> None:
+        """Run ``action`` once the running write transaction has committed (never if it rolls back)."""
+        pending = _AFTER_COMMIT.get()
+        if pending is None:
+            raise RuntimeError("after_commit outside a write transaction")
+        pending.append(action)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Repository]:
@@ -174,8 +192,6 @@ class ServiceCore:
         changed the game since this one last saw it (see :meth:`Repository.game`)."""
         try:
             return await attempt(True)
-        except refusals.Unavailable:
-            raise
         except refusals.Refusal:
             return await attempt(False)
 
@@ -186,8 +202,50 @@ class ServiceCore:
             raise refusals.UnknownGame()
         return found
 
-    def turn_deadline(self, player_id: int | None, now: datetime) -> datetime | None:
-        """The human on turn must move by then; the bot has no deadline."""
+    # Server rules
+
+    async def server_rules(self, guild_id: int | None, repo: Repository | None = None) -> ServerRules:
+        """The rules of the server ``guild_id`` (none outside servers), kept in memory once read.
+
+        A server's interactions all reach the one process that serves its shard, and that process
+        is where its settings change (:meth:`keep_server_rules`). ``repo``: read in that transaction
+        (when the rules are not in memory) instead of one of their own.
+        """
+        if guild_id is None:
+            return NO_RULES
+        known = self._server_rules.get(guild_id)
+        if known is not None:
+            return known
+        if repo is None:
+            async with self.read() as reading:
+                found = await read_rules(reading, guild_id)
+        else:
+            found = await read_rules(repo, guild_id)
+        self.keep_server_rules(guild_id, found)
+        return found
+
+    def keep_server_rules(self, guild_id: int, rules: ServerRules) -> None:
+        """Remember the rules of the server ``guild_id`` as they now stand."""
+        if len(self._server_rules) > _RULES_CACHE_SIZE:
+            self._server_rules.clear()
+        self._server_rules[guild_id] = rules
+
+    async def turn_deadline(
+        self, repo: Repository, guild_id: int | None, player_id: int | None, now: datetime
+    ) -> datetime:
+        """The side on turn must move by then: a human (``player_id``) loses on time (after the
+        server's turn timeout, else the bot's), and the bot (None) has its move made again (see
+        :meth:`Moves.retry_overdue`)."""
+        settings = self.settings
         if player_id is None:
-            return None
-        return now + timedelta(seconds=self.settings.turn_timeout_seconds)
+            seconds = settings.bot_turn_seconds
+        else:
+            chosen = (await self.server_rules(guild_id, repo)).turn_timeout_seconds
+            seconds = settings.turn_timeout_seconds if chosen is None else chosen
+        return now + timedelta(seconds=seconds)
+
+    async def challenge_deadline(self, repo: Repository, guild_id: int | None, now: datetime) -> datetime:
+        """An unanswered challenge made now expires then (the server's challenge timeout, else the bot's)."""
+        chosen = (await self.server_rules(guild_id, repo)).challenge_timeout_seconds
+        seconds = self.settings.challenge_timeout_seconds if chosen is None else chosen
+        return now + timedelta(seconds=seconds)

@@ -7,11 +7,12 @@ sweep still counts.
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 
 from bot.db import Game, Repository
 from bot.engine import Board
-from bot.services import refusals, rules
+from bot.services import metrics, refusals, rules
 from bot.services.core import ServiceCore
 from bot.services.rating_updates import apply_ratings, rating_weight
 from bot.services.ratings import RatingRules
@@ -52,6 +53,7 @@ async def end(
     await repo.apply(game, Ended(ending, now))
     if ending.status is GameStatus.FINISHED:
         await apply_ratings(repo, game, now, ratings)
+        core.after_commit(functools.partial(metrics.game_finished, game.size, game.level))
 
 
 class Endings:
@@ -91,14 +93,26 @@ class Endings:
             await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
             return await core.view(repo, game)
 
-    async def sweep(self) -> list[GameView]:
-        """End every game whose deadline passed: a challenge expires, a player out of time loses."""
+    async def sweep(self) -> tuple[list[GameView], list[int]]:
+        """End every game whose deadline passed: a challenge expires, a player out of time loses.
+
+        Returns the ended games, and the games of this process's shards whose bot turn ran out (for
+        their move to be made again, see :meth:`Moves.retry_overdue`); another shard's process makes
+        the moves in its own guilds.
+        """
         core = self._core
         now = core.clock()
         async with core.read() as repo:
-            due = [game.id for game in await repo.due_games(now)]
+            due = await repo.due_games(now)
+        bot_turns = {game.id for game in due if rules.bot_on_turn(game)}
+        shards = core.settings.shards
+        overdue_bot_turns = [
+            game.id
+            for game in due
+            if game.id in bot_turns and (shards is None or shards.serve(game.guild_id))
+        ]
         ended = []
-        for game_id in due:
+        for game_id in (game.id for game in due if game.id not in bot_turns):
             try:
                 async with core.write() as repo:
                     game = await repo.game(game_id)
@@ -107,6 +121,7 @@ class Endings:
                         or not game.status.is_live
                         or game.deadline is None
                         or game.deadline > now
+                        or rules.bot_on_turn(game)
                     ):
                         continue
                     board = Board.parse(game.board)
@@ -119,7 +134,7 @@ class Endings:
             except refusals.StaleBoard:
                 continue
             ended.append(view)
-        return ended
+        return ended, overdue_bot_turns
 
     async def next_deadline(self) -> datetime | None:
         """The earliest deadline of a live game, if any."""

@@ -9,57 +9,52 @@ and would queue behind a 5x5 search that occupies the workers.
 from __future__ import annotations
 
 import asyncio
-import logging
-import multiprocessing
+import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Executor
 from typing import TypeVar
 
 from bot.engine import DEFAULT_BUDGET_MS, Analysis, Board, Level, analyze, answers_at_once, choose_move
 from bot.engine_worker import init_worker as _init_worker
 from bot.engine_worker import ready as _ready
+from bot.services import metrics
+from bot.services.respawning_pool import RespawningPool
 
-log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
 class EnginePool:
-    """Runs :func:`choose_move` and :func:`analyze` in an executor.
-
-    By default it owns a :class:`ProcessPoolExecutor` of ``workers`` processes
-    (started with ``spawn``: forking a process that runs an event loop and
-    database threads is unsafe), rebuilt once if a worker dies. An executor
-    passed in is used as is and left open on :meth:`close`.
-    """
+    """Runs :func:`choose_move` and :func:`analyze` in a :class:`RespawningPool` of ``workers``
+    processes. An executor passed in is used as is and left open on :meth:`close`."""
 
     def __init__(
         self, workers: int = 1, budget_ms: int = DEFAULT_BUDGET_MS, executor: Executor | None = None
     ) -> None:
         self.workers = workers
         self.budget_ms = budget_ms
-        self._owned = executor is None
-        self._executor = executor
-
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
-            )
-        return self._executor
+        self._pool = RespawningPool("engine", workers, _init_worker, executor)
+        self.jobs = 0
+        """Searches handed to the pool and not yet answered (waiting for a worker or running)."""
 
     async def _run(self, function: Callable[..., T], *args: object) -> T:
-        loop = asyncio.get_running_loop()
+        return await self._pool.run(function, *args)
+
+    async def _search(self, kind: str, function: Callable[..., T], *args: object) -> T:
+        """:meth:`_run` a search, counted and timed for the metrics (``kind``: move or analysis)."""
+        self.jobs += 1
+        metrics.ENGINE_POOL_JOBS.set(self.jobs)
+        started = time.perf_counter()
         try:
-            return await loop.run_in_executor(self._pool(), function, *args)
-        except BrokenProcessPool:
-            if not self._owned:
-                raise
-            log.warning("An engine worker died; starting a new pool")
-            broken, self._executor = self._executor, None
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._pool(), function, *args)
+            return await self._run(function, *args)
+        finally:
+            self.jobs -= 1
+            metrics.ENGINE_POOL_JOBS.set(self.jobs)
+            metrics.ENGINE_SEARCHES.labels(kind=kind).inc()
+            metrics.ENGINE_SEARCH_SECONDS.labels(kind=kind).observe(time.perf_counter() - started)
+
+    def alive(self) -> bool:
+        """Whether the worker processes take work (see :meth:`RespawningPool.alive`)."""
+        return self._pool.alive(_ready)
 
     async def warm_up(self) -> None:
         """Start the worker processes now rather than on the first move that needs one."""
@@ -83,17 +78,15 @@ class EnginePool:
         move = self.move_at_once(board, level, seed)
         if move is not None:
             return move
-        return await self._run(choose_move, board, level, seed, self.budget_ms)
+        return await self._search("move", choose_move, board, level, seed, self.budget_ms)
 
     async def analyze(self, board: Board, budget_ms: int | None = None) -> Analysis:
         """Every move's value on ``board``; a search stops after ``budget_ms`` (default: the pool's)."""
         budget = self.budget_ms if budget_ms is None else budget_ms
         if answers_at_once(board):
             return analyze(board, budget)
-        return await self._run(analyze, board, budget)
+        return await self._search("analysis", analyze, board, budget)
 
     def close(self) -> None:
         """Shut down the worker processes this pool started."""
-        if self._owned and self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-        self._executor = None
+        self._pool.close()

@@ -21,10 +21,11 @@ module per concern: :mod:`~bot.services.starting` (games, challenges, rematches)
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import datetime
 
-from bot.db import Database
+from bot.db import Database, DatabaseUnavailableError
 from bot.engine import Level
 from bot.services.core import ServiceCore
 from bot.services.endings import Endings
@@ -47,6 +48,7 @@ from bot.services.results import (
     Replay,
 )
 from bot.services.reviewing import Reviewing
+from bot.services.server_rules import SettingsChange, SettingsView
 from bot.services.servers import Servers
 from bot.services.settings import Clock, ServiceSettings, utc_now
 from bot.services.starting import Starting
@@ -77,6 +79,24 @@ class GameService:
         self._reviewing = Reviewing(core, self.pictures)
         self._servers = Servers(core)
 
+    async def database_answers(self, seconds: float) -> bool:
+        """Whether the database answers a trivial query within ``seconds`` (for health checks)."""
+        try:
+            async with asyncio.timeout(seconds):
+                await self.database.ping()
+        except (DatabaseUnavailableError, TimeoutError):
+            return False
+        return True
+
+    async def live_game_count(self) -> int | None:
+        """How many games are live (pending challenges and active games), in every channel; None
+        when the database does not answer (for the metrics, which a database outage must not stop)."""
+        try:
+            async with self.database.read() as repo:
+                return await repo.live_game_count()
+        except DatabaseUnavailableError:
+            return None
+
     async def close(self) -> None:
         """Stop the engine and pictures workers, and close the database connections."""
         self.engine.close()
@@ -91,10 +111,14 @@ class GameService:
         player: Actor,
         *,
         size: int = 3,
-        level: Level = Level.PERFECT,
+        level: Level | None = None,
         first: First = First.ME,
     ) -> GameView:
-        """Start a game against the bot; when the bot plays X it opens before this returns."""
+        """Start a game against the bot; when the bot plays X it opens before this returns.
+
+        ``level`` None: the server's default level (see :meth:`change_server_settings`), else perfect.
+        A server's rules may refuse the start (its channels for games, the role it requires).
+        """
         return await self._starting.start_vs_bot(place, player, size, level, first)
 
     async def challenge(
@@ -182,14 +206,16 @@ class GameService:
         return await self._endings.cancel(place, user, is_moderator, game_id)
 
     async def sweep(self) -> list[GameView]:
-        """End every game whose stored deadline has passed; return them, for the adapter to update.
+        """Act on every game whose stored deadline has passed; return them, for the adapter to update.
 
-        A pending challenge expires; in an active game the human on turn loses on
-        time. Works from stored deadlines only, so it catches up after a restart.
+        A pending challenge expires; in an active game the human on turn loses on time, and the
+        bot's move, if it is the bot's turn, is made again (after failing a few times in a row,
+        the game is cancelled). Works from stored deadlines only, so it catches up after a restart.
         Call it every few seconds (see :meth:`next_deadline`); a move or an answer
         that arrives after its deadline but before the next sweep still counts.
         """
-        return await self._endings.sweep()
+        ended, overdue = await self._endings.sweep()
+        return ended + await self._moves.retry_overdue(overdue)
 
     async def next_deadline(self) -> datetime | None:
         """The earliest stored deadline of a live game, for scheduling the next :meth:`sweep`."""
@@ -272,9 +298,21 @@ class GameService:
         """
         return await self._servers.server_language(guild_id)
 
-    async def server_settings(self, guild_id: int | None, *, may_manage: bool) -> str | None:
-        """The language a server chose, for a member who may manage it (see :meth:`set_server_language`)."""
+    async def server_settings(self, guild_id: int | None, *, may_manage: bool) -> SettingsView:
+        """A server's settings, for a member who may manage it (see :meth:`change_server_settings`)."""
         return await self._servers.server_settings(guild_id, may_manage)
+
+    async def change_server_settings(
+        self, guild_id: int | None, change: SettingsChange, *, may_manage: bool
+    ) -> SettingsView:
+        """Change a server's settings: its language, channels for games, the role needed to play,
+        its turn and challenge timeouts and the level of games started without one.
+
+        Only members who may manage the server (``may_manage``) can, and only in a server; a value
+        out of bounds is refused and nothing is changed. The rules apply to games and challenges
+        started from then on; a change of timeout counts from the next move or challenge.
+        """
+        return await self._servers.change_server_settings(guild_id, change, may_manage)
 
     async def set_server_language(
         self, guild_id: int | None, language: str | None, *, may_manage: bool

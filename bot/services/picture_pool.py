@@ -5,21 +5,16 @@ is mostly Python); in a thread of the bot's process that would stretch every cli
 handled meanwhile several times over. A separate process draws on another core
 instead, at a lower scheduling priority than the bot, so on a busy machine clicks come
 first. It is started on the first picture, not with the bot (its first chart pays the
-matplotlib import, about half a second), and rebuilt once if it dies.
+matplotlib import, about half a second), and started again if it dies.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Executor
 
 from bot.engine_worker import init_picture_worker as _init_worker
-
-log = logging.getLogger(__name__)
+from bot.services.respawning_pool import RespawningPool
 
 
 class PicturePool:
@@ -30,32 +25,12 @@ class PicturePool:
     """
 
     def __init__(self, executor: Executor | None = None) -> None:
-        self._owned = executor is None
-        self._executor = executor
-
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
-            )
-        return self._executor
+        self._pool = RespawningPool("pictures", 1, _init_worker, executor)
 
     async def draw(self, render: Callable[..., bytes], *args: object) -> bytes:
         """``render(*args)`` in the picture worker: the picture's bytes."""
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool(), render, *args)
-        except BrokenProcessPool:
-            if not self._owned:
-                raise
-            log.warning("The pictures worker died; starting a new one")
-            broken, self._executor = self._executor, None
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._pool(), render, *args)
+        return await self._pool.run(render, *args)
 
     def close(self) -> None:
         """Shut down the worker process this pool started."""
-        if self._owned and self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-        self._executor = None
+        self._pool.close()

@@ -1,7 +1,9 @@
-"""Refusals: what a user asked for that the rules do not allow, one exception type per kind.
+"""Requests the service did not carry out, each with one sentence for the user (:class:`NotDone`).
 
-Adapters catch the types they treat specially (an :class:`OutdatedBoard` click redraws
-the board) and show every other :class:`Refusal` as one sentence to the user alone.
+A :class:`Refusal` is what a user asked for that the rules do not allow, one exception type per
+kind; :class:`Unavailable` is an outage of the store, not a rule: the same request may succeed a
+moment later. Adapters catch the types they treat specially (an :class:`OutdatedBoard` click
+redraws the board) and show every other :class:`NotDone` as one sentence to the user alone.
 The operation that raised it changed nothing.
 
 Each class's ``template`` is an English sentence with ``{named}`` placeholders; it is
@@ -24,8 +26,8 @@ def _letters(size: int) -> str:
     return f"{chr(ord('a') + size - 1)}{size}"
 
 
-class Refusal(Exception):
-    """Base class: a refused request with one sentence for the user."""
+class NotDone(Exception):
+    """Base class: a request that was not carried out, with one sentence for the user."""
 
     template: ClassVar[str] = N_("That can't be done right now.")
     plural: ClassVar[str | None] = None
@@ -46,6 +48,10 @@ class Refusal(Exception):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.params!r})"
+
+
+class Refusal(NotDone):
+    """A request the rules do not allow."""
 
 
 # The clicked board shows an older state than the stored game.
@@ -94,6 +100,20 @@ class NoGameNumbered(UnknownGame):
 
 class NoFinishedGame(NoGame):
     template = N_("You have no finished game here yet.")
+
+
+class NothingToReview(Refusal):
+    template = N_("Game {game} has no moves, so there is nothing to review.")
+
+    def __init__(self, game: int) -> None:
+        super().__init__(game=game)
+
+
+class NothingToReplay(Refusal):
+    template = N_("Game {game} has no moves, so there is nothing to replay.")
+
+    def __init__(self, game: int) -> None:
+        super().__init__(game=game)
 
 
 class PlayedElsewhere(Refusal):
@@ -236,7 +256,7 @@ class ChallengeWaiting(GameRunning):
 
 
 class BadSize(CannotStart):
-    template = N_("A board is 3x3, 4x4 or 5x5.")
+    template = N_("The board must be 3x3, 4x4 or 5x5.")
 
 
 class SelfChallenge(CannotStart):
@@ -267,27 +287,22 @@ class Cooldown(CannotStart):
         return seconds
 
 
-# Requests an adapter refuses before asking the service.
+class ChannelNotForGames(CannotStart):
+    """The server allows games in other channels only; ``channel`` is one of them."""
+
+    template = N_("Games aren't played in this channel; go to <#{channel}>.")
+
+    def __init__(self, channel: int) -> None:
+        super().__init__(channel=channel)
 
 
-class NotInServer(Refusal):
-    template = N_("Tic-tac-toe is played in server channels, not in direct messages.")
+class RoleNeeded(CannotStart):
+    """The server requires a role to start or accept a game, which the member does not have."""
 
+    template = N_("You need the <@&{role}> role to start or accept a game here.")
 
-class UnknownMember(Refusal):
-    """In a server, the chosen user is not (or no longer) one of its members."""
-
-    template = N_("I can't find that member in this server; pick someone from the list.")
-
-
-class PrivateAnswersOnly(Refusal):
-    """Here the adapter can answer the user only privately, so a board would be seen by no one else."""
-
-    template = N_(
-        "Here I can only answer you privately (this server has not added me, and you may not use"
-        " external apps or send messages in this channel), so nobody else would see the board."
-        " Play in a DM or a group DM instead."
-    )
+    def __init__(self, role: int) -> None:
+        super().__init__(role=role)
 
 
 class BadOption(Refusal):
@@ -297,10 +312,6 @@ class BadOption(Refusal):
 
     def __init__(self, option: str) -> None:
         super().__init__(option=option)
-
-
-class LevelWithOpponent(Refusal):
-    template = N_("The level is for games against me; leave it out when you challenge a member.")
 
 
 # Server settings.
@@ -314,10 +325,38 @@ class NotManager(Refusal):
     template = N_("Only members with the Manage Server permission can see and change the settings.")
 
 
+class BadTimeout(Refusal):
+    """A timeout outside the bounds a server may choose."""
+
+    def __init__(self, given: int, low: int, high: int) -> None:
+        super().__init__(given=given, low=low, high=high)
+
+
+class BadTurnTimeout(BadTimeout):
+    template = N_(
+        "The time for each move must be from {low} to {high} seconds (0 puts the default back);"
+        " {given} is not. Nothing was changed."
+    )
+
+
+class BadChallengeTimeout(BadTimeout):
+    template = N_(
+        "The time to answer a challenge must be from {low} to {high} seconds (0 puts the default back);"
+        " {given} is not. Nothing was changed."
+    )
+
+
+class TooManyChannels(Refusal):
+    template = N_("A server can list at most {limit} channels for games; remove one first.")
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit=limit)
+
+
 # The store.
 
 
-class Unavailable(Refusal):
+class Unavailable(NotDone):
     """The database cannot be reached or is locked; the same request can succeed a moment later."""
 
     template = N_("The game database is busy right now; please try again in a moment.")

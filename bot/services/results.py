@@ -26,6 +26,9 @@ class Place:
     guild_id: int | None
     channel_id: int
     interactions_only: bool = False
+    parent_id: int | None = None
+    """The channel a thread belongs to (None elsewhere): a server's rules for a channel hold in its
+    threads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,9 @@ class Actor:
     display_name: str
     locale: str | None = None
     """Their language (a Discord locale), kept with a game they start: its language outside servers."""
+    role_ids: frozenset[int] | None = frozenset()
+    """Their roles in the server the request comes from (a server may require one to play); None where
+    the adapter cannot know them (a server that did not add the bot), and a required role is not checked."""
 
 
 class First(enum.Enum):
@@ -91,7 +97,8 @@ class GameView:
     """Who started the game or challenge."""
     rated: bool
     deadline: datetime | None
-    """When a pending challenge expires, or when the human on turn loses on time."""
+    """When a pending challenge expires, when the human on turn loses on time, or when the bot's
+    move on turn is made again."""
     message_id: int | None
     message_channel_id: int | None
     created_at: datetime
@@ -138,6 +145,11 @@ class GameView:
         """Whether the bot is on turn."""
         side = self.to_move
         return side is not None and side.is_bot
+
+    @property
+    def bot_gave_up(self) -> bool:
+        """Whether the game was cancelled because the bot's move failed again and again."""
+        return self.status is GameStatus.CANCELLED and self.end_reason is EndReason.TIMEOUT
 
     @property
     def winner(self) -> PlayerView | None:

@@ -72,6 +72,8 @@ class Reviewing:
         async with core.read() as repo:
             game = await self._finished_game(repo, place, user_id, game_id)
             history = await history_of(core, repo, game)
+            if not history.moves:
+                raise refusals.NothingToReview(game.id)
             stored = None if game.status.is_live else await repo.stored_review(game.id)
         budget = core.settings.review_budget_ms
         if history.game.is_live:
@@ -97,14 +99,15 @@ class Reviewing:
         async with core.read() as repo:
             history = await history_of(core, repo, await self._finished_game(repo, place, user_id, game_id))
         game = history.game
-        board = Board.parse(game.board)
-        winner = board.winner
+        if not history.moves:
+            raise refusals.NothingToReplay(game.id)
+        winner = game.winner
         gif = await self._pictures.draw(
             render_replay,
             game.size,
             replay_moves(history),
-            board.winning_lines,
-            None if winner is None else winner.value,
+            Board.parse(game.board).winning_lines,
+            None if winner is None else winner.mark.value,
         )
         return Replay(history, gif)
 

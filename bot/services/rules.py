@@ -29,6 +29,13 @@ def player_of(game: Game, mark: Mark) -> int | None:
     return game.x_player_id if mark is Mark.X else game.o_player_id
 
 
+def bot_on_turn(game: Game) -> bool:
+    """Whether ``game`` is running and the bot is the side to move."""
+    if game.status is not GameStatus.ACTIVE or game.level is None:
+        return False
+    return player_of(game, Board.parse(game.board).turn) is None
+
+
 def challenged_id(game: Game) -> int | None:
     """In a game between humans, the one who did not start it."""
     return game.o_player_id if game.x_player_id == game.created_by else game.x_player_id

@@ -30,6 +30,11 @@ class GuildShards:
         """Whether the guild ``guild_id`` belongs to one of these shards (Discord's sharding formula)."""
         return (guild_id >> 22) % self.count in self.ids
 
+    def serve(self, guild_id: int | None) -> bool:
+        """Whether a game in ``guild_id`` is this process's: its guild's shard, or shard 0 for a game
+        outside servers (where Discord sends direct messages' events)."""
+        return 0 in self.ids if guild_id is None else self.owns(guild_id)
+
 
 @dataclass(frozen=True, slots=True)
 class ServiceSettings:
@@ -48,7 +53,18 @@ class ServiceSettings:
     """How many finished games a game list shows."""
     review_budget_ms: int = 8000
     """Search time for a whole review, shared by its positions; only 5x5 positions use it up."""
+    bot_turn_attempts: int = 3
+    """How many times in a row the bot's move may fail (a worker died, a search raised) before its
+    game is cancelled."""
+    bot_retry_seconds: float = 2.0
+    """How soon a failed bot move is tried again."""
     bot_name: str = "Tic-Tac-Toe Bot"
     ratings: RatingRules = field(default_factory=RatingRules)
     shards: GuildShards | None = None
     """The guilds whose pending bot moves this process resumes after a restart; None: every guild."""
+
+    @property
+    def bot_turn_seconds(self) -> float:
+        """How long the bot's turn may last before its move is made again: the engine's budget
+        twice over, and room for a worker that starts and a database slow to answer."""
+        return 2 * self.engine_budget_ms / 1000 + 5

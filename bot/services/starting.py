@@ -7,15 +7,17 @@ start the next one at once.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import functools
+from datetime import datetime
 
 from bot.db import Game, Repository
 from bot.engine import Board, Level
-from bot.services import refusals, rules
+from bot.services import metrics, refusals, rules
 from bot.services.core import NAME_LENGTH, ServiceCore
 from bot.services.endings import end
 from bot.services.moves import BotTurn, Moves
 from bot.services.results import Actor, First, GameView, Place
+from bot.services.server_rules import SettingsView
 from bot.states import Accepted, EndReason, GameStatus
 
 
@@ -27,11 +29,16 @@ class Starting:
         self._moves = moves
 
     async def start_vs_bot(
-        self, place: Place, player: Actor, size: int, level: Level, first: First
+        self, place: Place, player: Actor, size: int, level: Level | None, first: First
     ) -> GameView:
-        """Start a game against the bot; when the bot opens, its move is made before this returns."""
+        """Start a game against the bot (``level`` None: the server's default level, else perfect);
+        when the bot opens, its move is made before this returns."""
         core = self._core
         rules.check_size(size)
+        server = await core.server_rules(place.guild_id)
+        server.check_may_play(place, player)
+        if level is None:
+            level = server.default_level or SettingsView.DEFAULT_LEVEL
         human_x = self._human_is_x(first)
         now = core.clock()
         async with core.write() as repo:
@@ -50,6 +57,7 @@ class Starting:
             raise refusals.BotChallenge()
         core = self._core
         rules.check_size(size)
+        (await core.server_rules(place.guild_id)).check_may_play(place, challenger)
         challenger_x = self._human_is_x(first)
         now = core.clock()
         async with core.write() as repo:
@@ -70,8 +78,10 @@ class Starting:
         now = core.clock()
         async with core.write() as repo:
             game = await self._pending_for(repo, place, user, game_id, cached=cached)
-            accepted = Accepted(core.turn_deadline(game.x_player_id, now), now)
+            (await core.server_rules(place.guild_id, repo)).check_may_play(place, user)
+            accepted = Accepted(await core.turn_deadline(repo, game.guild_id, game.x_player_id, now), now)
             await repo.apply(game, accepted)
+            core.after_commit(functools.partial(metrics.game_started, game.size, game.level))
             names = await core.names(repo, game)
             await core.save_players(repo, now, user, known=names)
             return await core.view(repo, game, names={**names, user.user_id: user.display_name[:NAME_LENGTH]})
@@ -90,6 +100,7 @@ class Starting:
         """A new game between the players of the finished game ``game_id``, sides swapped."""
         core = self._core
         now = core.clock()
+        (await core.server_rules(place.guild_id)).check_may_play(place, user)
         async with core.write() as repo:
             old = await core.game_here(repo, place, game_id)
             if old.status is not GameStatus.FINISHED:
@@ -170,10 +181,10 @@ class Starting:
         deadline: datetime | None
         if level is None:
             status = GameStatus.PENDING
-            deadline = now + timedelta(seconds=core.settings.challenge_timeout_seconds)
+            deadline = await core.challenge_deadline(repo, place.guild_id, now)
         else:
             status = GameStatus.ACTIVE
-            deadline = core.turn_deadline(x, now)
+            deadline = await core.turn_deadline(repo, place.guild_id, x, now)
         game = await repo.add_game(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
@@ -198,6 +209,8 @@ class Starting:
         )
         if game is None:  # the channel's live-game index said no: a game or challenge runs there
             raise rules.busy_channel(await repo.live_game(place.channel_id))
+        if status is GameStatus.ACTIVE:
+            core.after_commit(functools.partial(metrics.game_started, size, game.level))
         opening = self._moves.reply_at_once(game, board)
         if opening is not None:
             board = await self._moves.play(repo, game, board, opening, None, now)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from tests.databases import backend_url, database_url, postgres_server, postgres
 __all__ = ["backend_url", "database_url", "postgres_server", "postgres_session_url"]
 
 REPO = Path(__file__).resolve().parents[2]
-SETTING_NAMES = tuple(field.name.upper() for field in dataclasses.fields(Settings))
+SETTING_NAMES = tuple(name.upper() for name in Settings.model_fields)
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
 

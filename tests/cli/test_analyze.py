@@ -95,11 +95,32 @@ def test_both_sides_with_a_line_is_invalid(capsys: pytest.CaptureFixture[str]) -
     assert "error" in record
 
 
-def test_stdin_skips_blank_lines(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("\nX.O......\n   \n.........\n\n"))
+def test_stdin_answers_every_line_a_blank_one_with_an_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\nX.O......\n   \n.........\n"))
     code, records = analyze_in_process(capsys, "-")
-    assert code == 0
-    assert [r["board"] for r in records] == ["X.O......", "........."]
+    assert code == 1
+    assert [r["board"] for r in records] == ["", "X.O......", "", "........."]
+    assert list(records[0]) == ["board", "error"] and "empty" in records[0]["error"]
+    assert records[2] == records[0]
+
+
+def test_bad_characters_are_quoted_as_given_and_all_of_them(capsys: pytest.CaptureFixture[str]) -> None:
+    code, [record] = analyze_in_process(capsys, "abcdefghi")
+    assert code == 1
+    assert record == {
+        "board": "abcdefghi",
+        "error": "A board holds only X, O and '.'; it has 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'.",
+    }
+
+
+@pytest.mark.parametrize("board", ["X.O/..../..", "X.O/.../.../", "X.O....../", "X.O./.../.."])
+def test_uneven_rows_are_refused(capsys: pytest.CaptureFixture[str], board: str) -> None:
+    code, [record] = analyze_in_process(capsys, board)
+    assert code == 1
+    assert record["board"] == board
+    assert record["error"].startswith("Rows separated by '/' each have 3 cells on a 3x3 board; these have ")
 
 
 def test_usage_errors_exit_2(run_cli: RunCli) -> None:
@@ -131,7 +152,11 @@ def test_stdin_streams_one_line_per_board(tmp_path: Path) -> None:
         proc.stdin.flush()
         first = json.loads(_read_line(proc.stdout))
         assert first["board"] == "X.O......" and first["best"] == [3, 6, 8]
-        proc.stdin.write(b"\nnot a board\n")
+        proc.stdin.write(b"\n")
+        proc.stdin.flush()
+        blank = json.loads(_read_line(proc.stdout))
+        assert blank["board"] == "" and "error" in blank
+        proc.stdin.write(b"not a board\n")
         proc.stdin.flush()
         second = json.loads(_read_line(proc.stdout))
         assert second["board"] == "not a board" and "error" in second

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import main
 from bot.cli.play import play_game, run_play
 from bot.cli.session import (
     GameSession,
@@ -27,8 +28,10 @@ from bot.cli.session import (
     SessionFactory,
     SessionUnavailableError,
 )
-from bot.engine import Board, Level, Mark
-from tests.cli.conftest import RunCli
+from bot.cli.text_width import display_width
+from bot.engine import SIZES, Board, Level, Mark
+from bot.i18n import ENGLISH, TRANSLATED
+from tests.cli.conftest import REPO, RunCli, clean_env
 
 EVERY_CELL_IN_ORDER = "".join(f"{n}\n" for n in range(1, 10))
 """Plays the lowest free cell each turn: taken cells are refused and the next line is tried."""
@@ -40,7 +43,8 @@ def final_board(transcript: str, size: int = 3) -> Board:
     """Read the last rendered board back from the transcript (rows start with their number)."""
     rows: dict[int, str] = {}
     for line in transcript.splitlines():
-        match = re.match(r"^\s*(\d)\s((?:[ \[][XO.][ \]]){" + str(size) + "})", line)
+        line = line.ljust(4 + 3 * size)
+        match = re.match(r"^\s*(\d)\s((?:[ \[(][XO.][ \])]){" + str(size) + "})", line)
         if match:
             rows[int(match.group(1))] = match.group(2)[1::3]
     return Board.parse("".join(rows[r] for r in range(1, size + 1)))
@@ -56,7 +60,7 @@ LEFT_AFTER_A_MOVE = {
     "no-db": "the game is left unfinished",
 }
 LEFT_BEFORE_A_MOVE = {
-    "db": "the game is cancelled before your first move, so it does not count",
+    "db": "the game was cancelled before your first move, so it does not count",
     "no-db": "the game is left unfinished",
 }
 
@@ -88,12 +92,45 @@ def test_full_game_against_perfect_ends_with_a_result(play: RunCli) -> None:
     out = done.stdout
     assert "You are X and you move first" in out
     assert "You win" not in out
-    last = out.strip().splitlines()[-1]
-    assert last.startswith("The engine wins with") or last == "It's a draw."
+    result = next(line for line in reversed(out.splitlines()) if not line.startswith("This was game"))
+    assert result.startswith("The engine wins with") or result == "It's a draw."
     board = final_board(out)
     assert board.is_over and board.winner is not Mark.X
     assert len(ENGINE_MOVE.findall(out)) == board.ply // 2
     assert "is already taken. Try again." in out
+
+
+def test_a_finished_game_marks_its_line_without_free_cells_and_names_the_stored_game(
+    play: RunCli, run_cli: RunCli, mode: Mode
+) -> None:
+    done = play(input=EVERY_CELL_IN_ORDER)
+    assert done.returncode == 0
+    out = done.stdout
+    board = final_board(out)
+    last_board = out[out.rindex("a  b  c") :].splitlines()
+    assert last_board[0] == "a  b  c"
+    rows = last_board[1:4]
+    marked = [
+        cell
+        for row, line in enumerate(rows)
+        for cell, shown in zip(range(row * 3, row * 3 + 3), line[4:13:3], strict=True)
+        if shown == "("
+    ]
+    assert tuple(marked) == board.winning_cells
+    assert "free cells" not in out[out.rindex("a  b  c") :]
+    ending = out.strip().splitlines()[-1]
+    if mode == "no-db":
+        assert ending.startswith("The engine wins with") or ending == "It's a draw."
+        return
+    stored = re.fullmatch(
+        r"This was game (\d+): `python -m bot review \1` goes through it move by move, "
+        r"`python -m bot replay \1 --out game-\1.gif` draws it.",
+        ending,
+    )
+    assert stored is not None
+    review = run_cli("review", stored[1], "--json")
+    assert review.returncode == 0, review.stderr
+    assert len(review.stdout.splitlines()) == board.ply
 
 
 def test_human_playing_o_lets_the_engine_open(play: RunCli) -> None:
@@ -115,7 +152,8 @@ def test_bad_input_is_explained_then_q_quits(play: RunCli, mode: Mode, tmp_path:
     out = done.stdout
     assert "'zz' is not a cell. Name a cell as 1-9 or a1-c3. Try again." in out
     assert "The engine plays" in out
-    assert out.strip().endswith(f"You quit; {LEFT_AFTER_A_MOVE[mode]}.")
+    lines = out.strip().splitlines()
+    assert lines[-2 if mode == "db" else -1] == f"You quit; {LEFT_AFTER_A_MOVE[mode]}."
     board = final_board(out)
     assert board[4] is Mark.X and board.ply == 2
     assert (tmp_path / "ttt.sqlite3").exists() is (mode == "db")
@@ -292,3 +330,57 @@ def test_a_session_that_fails_ends_play_with_one_line_and_status_1(
     assert (
         err.getvalue().splitlines() == [says] if kind is FailingSession else err.getvalue().startswith(says)
     )
+
+
+def test_the_introduction_fits_80_columns_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    for language in (*TRANSLATED, ENGLISH):
+        monkeypatch.setenv("LC_ALL", f"{language.catalogue}.UTF-8")
+        for size in SIZES:
+            for human in Mark:
+                out = io.StringIO()
+                options = PlayOptions(size=size, human=human, level=Level.MEDIUM)
+                asyncio.run(play_game(options, io.StringIO("q\n").readline, out))
+                introduction = out.getvalue().split("\n\n")[0].splitlines()
+                assert len(introduction) >= 3
+                too_wide = [line for line in introduction if display_width(line) > 80]
+                assert too_wide == [], language.code
+
+
+def test_level_is_taken_in_any_case_as_first_is(run_cli: RunCli) -> None:
+    done = run_cli("play", "--level", "Easy", "--first", "O", "--no-db", input="q\n")
+    assert done.returncode == 0, done.stderr
+    assert "You are O and the engine moves first; it plays X at level easy." in done.stdout
+
+
+class InterruptedStdin(io.StringIO):
+    """Standard input at which the player presses Ctrl-C."""
+
+    def readline(self, size: int | None = -1) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_at_the_prompt_is_told_once_in_the_terminals_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    monkeypatch.setattr("sys.stdin", InterruptedStdin())
+    assert main(["play", "--no-db"]) == 130
+    out, err = capsys.readouterr()
+    assert out.strip().endswith("Unterbrochen: das Spiel bleibt unvollendet.")
+    assert err == ""
+
+
+def test_make_play_passes_its_options_and_says_how(tmp_path: Path) -> None:
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-s", "-o", ".venv/.installed", "play", "ARGS=--size 4 --no-db"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=clean_env(),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    hint, *game = done.stdout.splitlines()
+    assert 'make play ARGS="--size 4' in hint and "--help" in hint
+    assert "Tic-tac-toe on 4x4: 4 in a row wins." in game

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import signal
+import subprocess
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,7 @@ from bot.db import Database
 from bot.engine import Board, Level, Mark
 from bot.services import Actor, GameService, Place, PlayerOutcome, PlayerStats, ServiceSettings, utc_now
 from bot.states import EndReason
-from tests.cli.conftest import RunCli
+from tests.cli.conftest import RunCli, bot_command, clean_env
 from tests.cli.test_play import EVERY_CELL_IN_ORDER, final_board
 
 
@@ -135,7 +137,8 @@ def test_end_of_input_after_a_move_resigns_and_counts_as_a_loss(run_cli: RunCli,
     database_url = sqlite_url
     done = run_cli("play", input="5\n", env=as_user(ALICE, database_url))
     assert done.returncode == 0 and done.stderr == ""
-    assert done.stdout.strip().splitlines()[-1].startswith("End of input: you resigned")
+    *_, left, stored = done.stdout.strip().splitlines()
+    assert left.startswith("End of input: you resigned") and stored.startswith("This was game ")
     [game] = games_in(database_url)
     assert (game["status"], game["end_reason"]) == ("finished", "resign")
     stats = stats_of(database_url, ALICE)
@@ -174,7 +177,7 @@ def test_runs_of_the_same_user_accumulate_and_other_users_keep_their_own(
     assert shown.returncode == 0 and shown.stderr == ""
     lines = shown.stdout.splitlines()
     assert lines[0] == f"{ALICE} (player {local_player_id(ALICE)})"
-    assert "  perfect  0 won, 2 lost, 0 drawn" in lines
+    assert "  perfect 0 won, 2 lost, 0 drawn" in lines
     assert sum("loss by resignation" in line for line in lines) == 2
 
 
@@ -300,11 +303,9 @@ def test_ctrl_c_at_the_prompt_resigns_a_started_game(open_session: SessionFactor
     out = io.StringIO()
     with pytest.raises(KeyboardInterrupt):
         asyncio.run(play_game(PlayOptions(seed=1), read_line, out, open_session=open_session))
-    assert (
-        out.getvalue()
-        .strip()
-        .endswith("Interrupted; you resigned, so the engine wins (it counts as a loss).")
-    )
+    said = out.getvalue().strip().splitlines()
+    assert said[-2] == "Interrupted; you resigned, so the engine wins (it counts as a loss)."
+    assert said[-1].startswith("This was game ")
     [game] = games_in(database_url)
     assert (game["status"], game["end_reason"]) == ("finished", "resign")
 
@@ -323,3 +324,32 @@ def test_an_interrupt_while_the_engine_thinks_leaves_no_live_game(
         asyncio.run(run())
     [game] = games_in(database_url)
     assert (game["status"], game["end_reason"]) == ("cancelled", "cancel")
+
+
+def test_ctrl_c_while_the_engine_thinks_says_the_game_is_resigned(sqlite_url: str, tmp_path: Path) -> None:
+    """A real SIGINT while a 5x5 reply is searched: the player is told, once, what became of the game."""
+    with subprocess.Popen(
+        bot_command("play", "--size", "5"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=clean_env(as_user(ALICE, sqlite_url, ENGINE_BUDGET_MS="4000")),
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("c3\n")
+        proc.stdin.flush()
+        for line in proc.stdout:
+            if line.startswith("The engine is thinking"):
+                break
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert err == ""
+    said = rest.strip().splitlines()
+    assert "The engine plays" not in rest
+    assert said[0] == "Interrupted; you resigned, so the engine wins (it counts as a loss)."
+    [game] = games_in(sqlite_url)
+    assert (game["status"], game["end_reason"]) == ("finished", "resign")
+    assert said[1].startswith(f"This was game {game['id']}: ")

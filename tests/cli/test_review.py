@@ -5,20 +5,22 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import subprocess
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot.db import Database
 from bot.db.migrate import upgrade_to_head
 from bot.services import Actor, First, GameService, Place
-from tests.cli.conftest import RunCli
+from tests.cli.conftest import RunCli, bot_command, clean_env
 
 HERE = Place(1_000_000_000_000_001, 2_000_000_000_000_001)
 ALICE = Actor(3_000_000_000_000_001, "Alice")
 BOB = Actor(3_000_000_000_000_002, "Bob")
 CELLS = ["a1", "b1", "a2", "b2", "a3"]
-"""X wins down column a; O's b1 (move 2) was the mistake: only b2 held the draw."""
+"""X wins down column a; O's b1 (move 2) was the mistake: only b2 would have held the draw."""
 
 REVIEW_KEYS = ["game", "ply", "cell", "name", "mark", "exact", "before", "after", "mistake", "best"]
 
@@ -65,7 +67,7 @@ def test_review_text_states_the_mistake_and_the_best_cell(run_cli: RunCli, tmp_p
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert any(line.startswith("Bob's only mistake: move 2 (b1) turned a draw into a loss") for line in lines)
-    assert any("b2 held the draw" in line for line in lines)
+    assert any("b2 would have held the draw" in line for line in lines)
     moves = [line for line in lines if line.lstrip()[:2].rstrip(".").isdigit()]
     assert len(moves) == len(CELLS)
     assert "mistake" in moves[1] and "mistake" not in moves[0]
@@ -90,3 +92,42 @@ def test_an_unknown_game_exits_1_with_one_line(run_cli: RunCli, tmp_path: Path) 
         assert done.stdout == ""
         assert done.stderr.count("\n") == 1 and "999" in done.stderr
     assert not (tmp_path / "x.gif").exists()
+
+
+def test_replay_to_dash_writes_the_gif_to_standard_output(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}"
+    game_id = stored_game(url)
+    done = subprocess.run(
+        bot_command("replay", str(game_id), "--out", "-"),
+        capture_output=True,
+        cwd=tmp_path,
+        env=clean_env({"DATABASE_URL": url}),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    image = Image.open(io.BytesIO(done.stdout))
+    assert image.format == "GIF" and image.n_frames == len(CELLS) + 1
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("name", ["game.png", "game.webp", "game.gif.txt"])
+def test_replay_refuses_a_file_of_another_format(run_cli: RunCli, tmp_path: Path, name: str) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}"
+    game_id = stored_game(url)
+    done = run_cli("replay", str(game_id), "--out", name, env={"DATABASE_URL": url})
+    assert done.returncode == 2
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert "GIF" in line and ".gif" in line
+    assert not (tmp_path / name).exists()
+
+
+@pytest.mark.parametrize("name", ["GAME.GIF", "game"])
+def test_replay_takes_a_gif_name_in_any_case_or_without_a_suffix(
+    run_cli: RunCli, tmp_path: Path, name: str
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}"
+    game_id = stored_game(url)
+    done = run_cli("replay", str(game_id), "--out", name, env={"DATABASE_URL": url})
+    assert done.returncode == 0, done.stderr
+    assert Image.open(tmp_path / name).format == "GIF"

@@ -7,7 +7,10 @@ The real ``bot.db.migrate`` and ``bot.bot`` belong to other layers; here stand-i
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
 import sys
+import tomllib
 import types
 from pathlib import Path
 
@@ -16,7 +19,7 @@ import pytest
 from bot.__main__ import main
 from bot.cli.wiring import PrepareDatabase
 from bot.config import Settings
-from tests.cli.conftest import SETTING_NAMES, RunCli
+from tests.cli.conftest import REPO, SETTING_NAMES, RunCli, clean_env
 
 
 @pytest.mark.parametrize("args", [(), ("run",)])
@@ -74,10 +77,11 @@ class Recorder:
         self.calls: list[tuple[str, object]] = []
         self.fail_upgrade = fail_upgrade
 
-    async def upgrade_to_head(self, database_url: str) -> None:
+    async def upgrade_to_head(self, database_url: str) -> tuple[str | None, str | None]:
         self.calls.append(("upgrade", database_url))
         if self.fail_upgrade:
             raise ConnectionRefusedError("connection refused\nlong driver detail")
+        return ("0001", "0001")
 
     def run_bot(self, settings: Settings, prepare_database: PrepareDatabase | None) -> str | None:
         self.calls.append(("run_bot", settings))
@@ -109,7 +113,7 @@ def test_run_starts_the_bot_which_migrates_before_its_service_opens(
     assert recorder.calls[1][1] == "sqlite+aiosqlite:///x.sqlite3"
     settings = recorder.calls[0][1]
     assert isinstance(settings, Settings)
-    assert settings.discord_token is not None and settings.discord_token.get() == "secret-token"
+    assert settings.discord_token is not None and settings.discord_token.get_secret_value() == "secret-token"
 
 
 def test_run_skips_the_upgrade_when_auto_migrate_is_off(
@@ -138,4 +142,77 @@ def test_failed_upgrade_stops_run_with_one_line(
 def test_migrate_upgrades_and_exits_0(recorder: Recorder, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["migrate"]) == 0
     assert recorder.calls == [("upgrade", "sqlite+aiosqlite:///ttt.sqlite3")]
-    assert "newest schema" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    url = "sqlite+aiosqlite:///ttt.sqlite3"
+    assert out == f"The database at {url} is already on the newest schema (revision 0001).\n"
+
+
+INSTALLED = Path(sys.executable).with_name("ttt-bot")
+"""The console script ``pip install`` made for this environment."""
+
+
+def run_installed(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(INSTALLED), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=clean_env(env),
+        input=input,
+        timeout=120,
+    )
+
+
+def test_the_installed_command_names_itself_in_its_help(tmp_path: Path) -> None:
+    done = run_installed("--help", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: ttt-bot ")
+    assert "python -m bot" not in done.stdout
+
+
+def test_the_installed_command_without_token_points_to_what_it_has(tmp_path: Path) -> None:
+    done = run_installed("run", cwd=tmp_path)
+    assert done.returncode == 2
+    [message] = done.stderr.splitlines()
+    assert "DISCORD_TOKEN" in message and "`ttt-bot play`" in message
+    assert ".env.example" not in message and "python -m bot" not in message
+    assert all(name in message for name in SETTING_NAMES)
+
+
+def test_the_installed_command_names_itself_in_the_migration_hint(tmp_path: Path) -> None:
+    empty = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}", "AUTO_MIGRATE": "false"}
+    done = run_installed("play", cwd=tmp_path, env=empty, input="5\n")
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    assert "run `ttt-bot migrate`" in line and "python -m bot" not in line
+
+
+def test_version_names_the_distribution_and_its_version(run_cli: RunCli) -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    done = run_cli("--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{project['name']} {project['version']}\n"
+
+
+def test_run_without_a_reachable_discord_says_so_in_one_line_and_exits_1(
+    run_cli: RunCli, tmp_path: Path
+) -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        host, port = closed.getsockname()
+        base = f"http://{host}:{port}/api/v10"
+        done = run_cli(
+            "run",
+            env={
+                "DISCORD_TOKEN": "MTIz.some-token.abcdefghijklmnopqrstuvwxyz",
+                "DISCORD_API_BASE": base,
+                "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}",
+            },
+        )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    [error] = [line for line in done.stderr.splitlines() if "ERROR" in line]
+    assert f"Cannot reach Discord at {base}" in error and "DISCORD_API_BASE" in error
+    assert len(done.stderr.splitlines()) <= 2

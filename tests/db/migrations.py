@@ -24,3 +24,19 @@ async def downgrade_to(database_url: str, revision: str = "base") -> None:
             await connection.run_sync(downgrade)
     finally:
         await engine.dispose()
+
+
+async def upgrade_to(database_url: str, revision: str) -> None:
+    """Apply migrations up to ``revision`` only, to test a later one on the data it finds."""
+    config = alembic_config(database_url)
+    engine = create_engine(database_url, poolclass=pool.NullPool)
+
+    def upgrade(connection: Connection) -> None:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(upgrade)
+    finally:
+        await engine.dispose()

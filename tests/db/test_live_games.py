@@ -220,21 +220,6 @@ async def test_a_game_changed_by_another_process_is_read_again(database_url: str
         await elsewhere.close()
 
 
-@pytest.mark.parametrize("point", ["before-move-commit", "after-move-commit"])
-def test_the_kill_hook_is_off_unless_named_and_refuses_unknown_points(
-    monkeypatch: pytest.MonkeyPatch, point: str
-) -> None:
-    from bot.db import live_games
-
-    monkeypatch.delenv(live_games.KILL_AT_VARIABLE, raising=False)
-    assert live_games._kill_point() is None
-    monkeypatch.setenv(live_games.KILL_AT_VARIABLE, point)
-    assert live_games._kill_point() == point
-    monkeypatch.setenv(live_games.KILL_AT_VARIABLE, point.upper())
-    with pytest.raises(ValueError, match=live_games.KILL_AT_VARIABLE):
-        live_games._kill_point()
-
-
 async def test_a_writer_reading_moves_sees_those_its_batch_stored(database_url: str) -> None:
     database = Database(database_url)
     try:

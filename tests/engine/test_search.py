@@ -42,13 +42,15 @@ def test_a_shallow_search_proves_only_what_is_true(board: Board, depth: int) -> 
 
 
 def test_a_budget_cut_on_5x5_reports_an_estimate() -> None:
-    analysis = analyze(Board.empty(5), budget_ms=30)
+    board = Board.parse("...../...../..O../OX.XO/..X..")  # 6 marks: past the book; about 2 s to prove
+    analysis = analyze(board, budget_ms=30)
     assert not analysis.exact
     assert analysis.depth >= 1
-    assert len(analysis.moves) == 25
-    assert {m.value for m in analysis.moves} == {Outcome.DRAW}
-    assert all(m.plies == 25 for m in analysis.moves)
-    assert analysis.best and set(analysis.best) <= set(range(25))
+    assert len(analysis.moves) == 19
+    for move in analysis.moves:
+        if move.value is Outcome.DRAW:  # unproven values are estimated draws, lasting to a full board
+            assert move.plies == 19
+    assert analysis.best and set(analysis.best) <= set(board.legal_moves)
 
 
 def test_a_budget_cut_on_4x4_keeps_proven_results_only() -> None:

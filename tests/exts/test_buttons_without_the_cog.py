@@ -39,10 +39,10 @@ async def test_a_click_without_the_games_cog_is_turned_away_in_the_clickers_lang
     cell = Click(Action.CELL, 7, 0, 4).custom_id
     button = {"type": 2, "style": 2, "label": "b2", "custom_id": cell}
     board = emu.world.post_message(channel, {"components": [{"type": 1, "components": [button]}]})
-    bot = BotWithButtonsOnly(Settings.load({}, env_file=None))
+    bot = BotWithButtonsOnly(Settings(_env_file=None))
     async with running(bot, emu.token):
         await emu.wait_until_ready()
         assert bot.click_handler is None
         refused = await private_answer(await emu.click(board, cell, alice, locale="fr"))
-    assert refused == "Le jeu n'est pas disponible pour l'instant ; réessaie dans un instant."
+    assert refused == "Le jeu n’est pas disponible pour l’instant. Réessaie dans un instant."
     assert board.version == 0, "the board is left as it was"

@@ -51,6 +51,11 @@ async def test_the_synced_command_is_described_in_every_language(
     five = next(choice for choice in size["choices"] if choice["value"] == 5)
     assert five["name"] == "5x5 (4 in a row)"
     assert five["name_localizations"]["de"] == "5x5 (4 in einer Reihe)"
+    leaderboard = subcommands["leaderboard"]
+    scope = next(option for option in leaderboard["options"] if option["name"] == "scope")
+    worldwide = next(choice for choice in scope["choices"] if choice["value"] == "global")
+    assert worldwide["name"] == "global"
+    assert worldwide["name_localizations"]["fr"] == "mondial", "translated in its message context"
 
 
 def settings_table(emu: DiscordEmulator, locale: str = "en-US") -> Table:
@@ -98,12 +103,12 @@ async def test_a_game_against_the_bot_in_a_german_server(emu: DiscordEmulator, b
     assert message.content == f"<@{anna.id}> ist am Zug (❌ X)."
     embed = message.embeds[0]
     assert embed["title"] == "Tic-Tac-Toe (3x3, 3 in einer Reihe)"
-    assert "(Stufe: leicht)" in embed["description"] and "sonst verlierst du auf Zeit" in embed["description"]
+    assert "(Stufe: leicht)" in embed["description"] and "Deine Zeit läuft <t:" in embed["description"]
     assert embed["footer"]["text"].endswith("Klicke auf ein Feld oder tippe /ttt move.")
     assert controls(message) == ["Aufgeben"]
 
     refused = await private_answer(await table.slash("anna", "ttt move", cell="z9", locale="de"))
-    assert refused.startswith("Auf einem 3x3-Brett gibt es kein Feld z9.")
+    assert refused.startswith("Auf einem 3x3-Spielfeld gibt es kein Feld z9.")
     hint = await answer(await table.slash("anna", "ttt hint", locale="de"))
     assert hint.ephemeral and hint.embeds[0]["title"] == "Tipp"
 
@@ -169,4 +174,4 @@ async def test_settings_outside_a_server_are_refused_in_the_users_language(
     user = emu.create_user("lonely-settings")
     in_a_dm = await emu.slash(emu.dm_channel(user), user, "ttt settings", locale="es-ES")
     refused = await private_answer(in_a_dm)
-    assert refused == "Los ajustes son de un servidor; usa /ttt settings en uno."
+    assert refused == "Los ajustes son de un servidor. Usa /ttt settings en uno."

@@ -18,7 +18,7 @@ from tests.support.tables import Table, answer, click_cell, controls, private_an
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 X_WINS_TOP_ROW = (0, 3, 1, 4, 2)
-"""X a1, O a2, X b1, O b2, X c1: O's a2 (move 2) is the mistake; only b2 held the draw."""
+"""X a1, O a2, X b1, O b2, X c1: O's a2 (move 2) is the mistake; only b2 would have held the draw."""
 
 
 async def finished_game(table: Table, x: str, o: str) -> tuple[Message, int]:
@@ -54,7 +54,9 @@ async def test_the_review_button_answers_the_clicker_privately(
     text = review.embed_text
     bob = table["bob"].user.username
     assert re.search(
-        rf"{bob}'s only mistake: move 2 \(a2\) turned a draw into a loss in \d+ plies; b2 held the draw", text
+        rf"{bob}'s only mistake: move 2 \(a2\) turned a draw into a loss in \d+ moves;"
+        r" b2 would have held the draw",
+        text,
     )
     assert "made no mistake" in text
     lines = [line for line in text.splitlines() if line.startswith("`")]
@@ -76,6 +78,24 @@ async def test_review_command_defaults_to_the_latest_game_and_refuses_other_serv
     assert missing == f"There is no game {number + 10_000}."
     nothing = await private_answer(await elsewhere.slash("dave", "ttt replay"))
     assert nothing == "You have no finished game here yet."
+
+
+async def test_a_game_with_no_moves_has_nothing_to_review_or_replay_in_the_askers_language(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    message = await answer(await table.slash("alice", "ttt start"))
+    await answer(await table.slash("alice", "ttt resign"))
+    await emu.wait_for(lambda: "resigned" in message.content, description="the resignation on the board")
+    number = re.search(r"Game (\d+)", message.text)
+    assert number is not None, message.text
+    game = int(number.group(1))
+    review = await private_answer(await table.slash("alice", "ttt review", game=game))
+    assert review == f"Game {game} has no moves, so there is nothing to review."
+    replay = await private_answer(await table.slash("alice", "ttt replay"))
+    assert replay == f"Game {game} has no moves, so there is nothing to replay."
+    german = await private_answer(await table.slash("alice", "ttt replay", game=game, locale="de"))
+    assert german == f"Spiel {game} hat keine Züge, also gibt es nichts nachzuspielen."
 
 
 async def test_replay_posts_the_gif_with_alt_text(emu: DiscordEmulator, bot: BotUnderTest) -> None:
@@ -145,5 +165,5 @@ async def test_a_finished_5x5_board_has_no_room_for_a_review_button(
     await answer(await table.slash("alice", "ttt resign"))
     await emu.wait_for(lambda: message.version > since and "resigned" in message.content)
     assert controls(message) == []
-    review = await answer(await table.slash("alice", "ttt review"))
-    assert "Review of game" in review.embed_text
+    review = await private_answer(await table.slash("alice", "ttt review"))
+    assert review.endswith("has no moves, so there is nothing to review.")

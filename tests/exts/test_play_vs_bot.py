@@ -132,7 +132,7 @@ async def test_the_board_message_says_each_thing_once(emu: DiscordEmulator, bot:
     await click_cell(table, message, 4, "alice")
     text = message.text
     assert message.content == f"{alice} to move (❌ X)."
-    for fact in ("to move", "Last move", "lose on time", "3x3", "level: easy"):
+    for fact in ("to move", "Last move", "Your time runs out", "3x3", "level: easy"):
         assert text.count(fact) == 1, f"{fact!r} said {text.count(fact)} times:\n{text}"
     assert "Last move: ⭕ O at" in message.embed_text and "X at b2" not in text
 

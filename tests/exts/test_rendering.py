@@ -142,11 +142,11 @@ def test_the_board_message_says_each_thing_once() -> None:
     shown = everything(running)
     assert shown.count("to move") == 1 and shown.count(f"<@{ALICE}>") == 2, "the turn, and who plays X"
     assert shown.count("Last move") == 1 and "⭕ O at c3" in shown
-    assert shown.count("lose on time") == 1 and shown.count("3x3") == 1
+    assert shown.count("Your time runs out") == 1 and shown.count("3x3") == 1
     assert "```" not in shown, "the buttons are the board"
     won = board_text(ENGLISH, game_view("XXX/OO./...", last_cell=2))
     assert won.content == f"<@{ALICE}> wins with a1, b1, c1!"
-    assert everything(won).count("wins") == 1 and "lose on time" not in everything(won)
+    assert everything(won).count("wins") == 1 and "Your time runs out" not in everything(won)
 
 
 def test_a_challenge_says_each_thing_once() -> None:
@@ -177,6 +177,18 @@ def test_a_hint_names_every_free_cell_with_its_verdict() -> None:
     assert fields["Best moves"] == "b2"
     assert fields["Every cell"].splitlines() == ["b2: draw", "c3: loss in 6 moves", "b1: loss in 4 moves"]
     assert "D" in str(embed.description) and "L4" in str(embed.description)
+
+
+def test_a_hints_codes_are_in_the_readers_language_and_line_up() -> None:
+    game = game_view("X........")
+    moves = (CellVerdict(4, "b2", Outcome.DRAW, 8), CellVerdict(1, "b1", Outcome.LOSS, 4))
+    hint = HintView(game, Outcome.DRAW, 8, True, moves, (4,))
+    german = hint_embed(texts_for_locale("de"), hint)
+    assert " N4 " in str(german.description)
+    assert str(german.footer.text).startswith("S3: du gewinnst in 3 Zügen")
+    japanese = str(hint_embed(texts_for_locale("ja"), hint).description).splitlines()
+    rows = [line for line in japanese if line.startswith("1 ")]
+    assert rows == ["1    X 負4   ·"], "負 takes two columns, so one space less before it"
 
 
 def test_the_leaderboard_lists_ranks_and_escapes_names() -> None:

@@ -116,7 +116,7 @@ async def test_an_error_after_a_public_thinking_defer_is_shown_privately(quick: 
             discord.Locale.japanese,
             "あなたの番ではありません。\\*\\*Ålice\\*\\* \\_\\_the\\_\\_（X）の番です。",
         ),
-        (discord.Locale.korean, r"It is not your turn: \*\*Ålice\*\* \_\_the\_\_ (X) is to move."),
+        (discord.Locale.swedish, r"It is not your turn: \*\*Ålice\*\* \_\_the\_\_ (X) is to move."),
     ],
 )
 async def test_a_refusal_speaks_the_users_language_and_shows_names_without_their_markdown(

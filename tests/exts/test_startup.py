@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.shutdown import RESTARTING
+from bot.shutdown import restarting
 from discord_emulator import DiscordEmulator, Interaction
 from discord_emulator.process import BotProcess
 from tests.support.bot import ANSWER_TIMEOUT, STOP_TIMEOUT, BotUnderTest, tracebacks
@@ -109,8 +109,13 @@ async def test_a_stop_while_the_schema_is_upgraded_asks_the_waiting_commands_to_
     tmp_path: Path,
 ) -> None:
     async with DiscordEmulator() as emu, a_command_waiting_on_the_schema(emu, tmp_path) as (bot, start, lock):
+        assert start.guild is not None
+        german = emu.create_member(start.guild, "bernd")
+        in_german = await emu.slash(start.channel, german, "ttt start", locale="de")
+        await emu.wait_for(lambda: in_german.delivered_at is not None, ANSWER_TIMEOUT, "sent to the bot")
         bot.process.send_signal(signal.SIGTERM)
-        assert await private_answer(start) == RESTARTING
+        assert await private_answer(start) == restarting("en-US")
+        assert await private_answer(in_german) == restarting("de") != restarting("en-US")
         lock.execute("ROLLBACK")
         assert await bot.process.wait_exit(timeout=STOP_TIMEOUT) == 0
         bot.check_log()

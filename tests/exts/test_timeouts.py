@@ -108,8 +108,8 @@ async def test_a_timeout_shown_by_the_bot_alone_speaks_the_servers_language(
         channel = dev_table.new_channel("horloge")
         message = await answer(await dev_table.slash("bob", "ttt start", where=channel, level="easy"))
         assert message.text.startswith(f"À <@{dev_table['bob'].id}> de jouer")
-        await emu.wait_for(lambda: "dépassé le temps" in message.text, DEADLINE_GUARD, "the clock to run out")
-        assert f"<@{dev_table['bob'].id}> a dépassé le temps ; **" in message.text
+        await emu.wait_for(lambda: "dépassé son temps" in message.text, DEADLINE_GUARD, "time to run out")
+        assert f"<@{dev_table['bob'].id}> a dépassé son temps, **" in message.text
         assert controls(message) == ["Revanche", "Analyse"]
         assert edited_by_channel_api(emu, message)
     finally:

@@ -16,12 +16,13 @@ import pytest
 
 from bot.engine import Level, Outcome
 from bot.exts.games.messages import compose
-from bot.exts.games.render import answers, common, records
+from bot.exts.games.render import answers, common, records, review
 from bot.exts.games.render.hint import hint_embed
-from bot.i18n import LANGUAGES, Language, Texts, texts_for
+from bot.i18n import LANGUAGES, TRANSLATED, Language, Texts, texts_for
 from bot.i18n.tooling import placeholders, source_messages
 from bot.services.results import (
     CellVerdict,
+    FinishedGames,
     HintView,
     Leaderboard,
     LeaderboardEntry,
@@ -80,18 +81,35 @@ REALISTIC: dict[str, object] = {
     "language": "Español (Latinoamérica)",
     "value": "'" + "z" * 100 + "'",
     "problem": "database is locked; the game could not be saved",
-    "outcome": "the game is cancelled before your first move, so it does not count",
+    "outcome": "the game was cancelled before your first move, so it does not count",
     "id": 9223372036854775807,
     "record": "12,345 won, 12,345 lost, 12,345 drawn",
+    "win": "W24",
+    "draw": "D",
+    "loss": "L24",
     "before": "a win in 24 moves",
     "after": "a loss in 24 moves",
-    "mistake": "move 24 (e5) turned a win in 24 moves into a loss in 24 moves; b3, d4 or e5 kept the win",
+    "mistake": (
+        "move 24 (e5) turned a win in 24 moves into a loss in 24 moves; b3, d4 or e5 would have kept the win"
+    ),
     "option": "first",
     "moves": ", ".join(f"X e{n}" for n in range(25)),
     "result": f"{SHOWN_NAME} (X) won.",
     "count": 5,
     "user": MENTION,
     "file": "/home/someone/replays/game-2147483647.gif",
+    "command": "python -m bot play",
+    "review": "python -m bot review 2147483647",
+    "replay": "python -m bot replay 2147483647 --out game-2147483647.gif",
+    "channel": 1234567890123456789,
+    "channels": ", ".join(f"<#{1234567890123456789 + n}>" for n in range(25)),
+    "role": 1234567890123456789,
+    "duration": "**86,400 seconds**",
+    "low": 30,
+    "high": 86400,
+    "given": -1234567890,
+    "limit": 25,
+    "settings": "DATABASE_URL, DISCORD_API_BASE, DEV_GUILD_ID, SYNC_COMMANDS, AUTO_MIGRATE, LOG_LEVEL",
 }
 """A realistic value for each placeholder name the messages use."""
 
@@ -238,3 +256,16 @@ def test_no_english_is_left_on_a_translated_board(code: str) -> None:
         parts += [str(getattr(item, "label", "")) for item in (message.view.children if message.view else [])]
         shown = COMMANDS.sub("", "\n".join(parts))
         assert not ENGLISH_WORDS.search(shown), (code, shown)
+
+
+@pytest.mark.parametrize("language", TRANSLATED, ids=lambda language: language.code)
+def test_the_history_names_the_bots_level_in_the_readers_language(language: Language) -> None:
+    texts = texts_for(language)
+    for level in Level:
+        game = game_view("XXX/OO./...", level=level)
+        shown = str(review.history_embed(texts, FinishedGames(ALICE, (game,))).description)
+        name = common.level_name(texts, level)
+        assert name in shown, (language.code, shown)
+        if name != level.value:  # Dutch "perfect" is also the English word
+            english = re.search(rf"\b{level.value}\b", shown)
+            assert not english, f"{language.code} shows {level.value!r} in English"

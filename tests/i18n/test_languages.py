@@ -19,10 +19,20 @@ from bot.i18n import ENGLISH, LANGUAGES, by_code, from_environment, from_locale,
         ("es-419", "es-419"),
         ("pt-BR", "pt-BR"),
         ("ja", "ja"),
+        ("ru", "ru"),
+        ("pl", "pl"),
+        ("tr", "tr"),
+        ("it", "it"),
+        ("nl", "nl"),
+        ("uk", "uk"),
+        ("ko", "ko"),
+        ("zh-CN", "zh-CN"),
+        ("zh-TW", "zh-TW"),
+        ("id", "id"),
         ("en-US", "en"),
         ("en-GB", "en"),
-        ("zh-CN", "en"),
-        ("ko", "en"),
+        ("sv-SE", "en"),
+        ("vi", "en"),
         (None, "en"),
         ("", "en"),
     ],
@@ -48,6 +58,16 @@ def test_every_language_is_one_discord_knows() -> None:
         ({"LANG": "pt_BR.UTF-8"}, "pt-BR"),
         ({"LANG": "pt_PT.UTF-8"}, "pt-BR"),
         ({"LANG": "ja_JP.UTF-8"}, "ja"),
+        ({"LANG": "ru_RU.UTF-8"}, "ru"),
+        ({"LANG": "uk_UA.UTF-8"}, "uk"),
+        ({"LANG": "pl_PL.UTF-8"}, "pl"),
+        ({"LANG": "nl_BE.UTF-8"}, "nl"),
+        ({"LANG": "id_ID.UTF-8"}, "id"),
+        ({"LANG": "ko_KR.UTF-8"}, "ko"),
+        ({"LANG": "zh_CN.UTF-8"}, "zh-CN"),
+        ({"LANG": "zh_SG.UTF-8"}, "zh-CN"),
+        ({"LANG": "zh_TW.UTF-8"}, "zh-TW"),
+        ({"LANG": "zh_HK.UTF-8"}, "zh-TW"),
         ({"LANG": "C.UTF-8"}, "en"),
         ({"LANG": "POSIX"}, "en"),
         ({"LANG": "sv_SE.UTF-8"}, "en"),
@@ -77,6 +97,24 @@ def test_numbers_and_times_are_written_as_each_language_writes_them() -> None:
     assert texts_for_locale("de").relative(-timedelta(hours=3)) == "vor 3 Stunden"
     assert texts_for_locale("ja").relative(timedelta(minutes=2)) == "2 分後"
     assert texts_for_locale("pt-BR").duration(timedelta(seconds=30)) == "30 segundos"
+    assert texts_for_locale("ru").relative(timedelta(minutes=5)) == "через 5 минут"
+    assert texts_for_locale("zh-TW").relative(timedelta(minutes=2)) == "2 分鐘後"
+
+
+@pytest.mark.parametrize(
+    ("code", "counts"),
+    [
+        ("ru", {1: "1 партия", 3: "3 партии", 5: "5 партий", 11: "11 партий", 21: "21 партия"}),
+        ("uk", {1: "1 партія", 4: "4 партії", 12: "12 партій", 31: "31 партія"}),
+        ("pl", {1: "1 partia", 2: "2 partie", 5: "5 partii", 12: "12 partii", 22: "22 partie"}),
+        ("it", {1: "1 partita", 2: "2 partite"}),
+        ("ko", {1: "1게임", 7: "7게임"}),
+    ],
+)
+def test_counts_take_the_plural_forms_of_each_language(code: str, counts: dict[int, str]) -> None:
+    texts = texts_for_locale(code)
+    for count, expected in counts.items():
+        assert texts.ngettext("{count} game", "{count} games", count) == expected
 
 
 def test_english_text_is_the_message_itself_with_its_params() -> None:

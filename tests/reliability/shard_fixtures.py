@@ -7,7 +7,6 @@ processes stored is read and checked with :mod:`tests.support.store`.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ from sqlalchemy.engine import URL
 
 from bot.db.migrate import upgrade_to_head
 from discord_emulator import Channel, DiscordEmulator, GatewaySession, Guild, Interaction, Member
-from tests.databases import create_database, drop_database, postgres_server
+from tests.databases import create_database, drop_database, postgres_server, run_aside
 from tests.support.bot import BotUnderTest
 
 __all__ = ["postgres_server"]
@@ -35,12 +34,12 @@ def shared_postgres_url(postgres_server: URL) -> Iterator[str]:
     Not the session's shared test database: these bots sweep and resume every game they
     find, so they must not see other tests' rows.
     """
-    url = asyncio.run(create_database(postgres_server))
+    url = run_aside(create_database(postgres_server))
     try:
-        asyncio.run(upgrade_to_head(url.render_as_string(hide_password=False)))
+        run_aside(upgrade_to_head(url.render_as_string(hide_password=False)))
         yield url.render_as_string(hide_password=False)
     finally:
-        asyncio.run(drop_database(postgres_server, url))
+        run_aside(drop_database(postgres_server, url))
 
 
 def new_session(emu: DiscordEmulator, known: set[str]) -> GatewaySession:

@@ -1,9 +1,9 @@
 """A click is answered only after the commit that holds its move: the bot killed on either side of it.
 
-The bot runs with its test-only fault hook (``TTT_TEST_KILL_AT``, see ``bot.db.live_games``),
-which SIGKILLs the process right before, or right after, the first commit of a write batch
-that stores a move. Killed before: the move is not stored and the user was not told it was
-played (the board still shows the old position). Killed after: the move is stored although
+The bot runs with a fault point installed from outside it (:mod:`tests.support.kill_at_commit`,
+SQLAlchemy event listeners), which SIGKILLs the process right before, or right after, the first
+commit of a transaction that stores a move. Killed before: the move is not stored and the user
+was not told it was played (the board still shows the old position). Killed after: the move is stored although
 no answer got out; the restarted bot (without the hook) then shows the stored game to the
 next click on that board.
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from discord_emulator import DiscordEmulator, Interaction, Message
+from discord_emulator.process import REPO_ROOT
 from tests.support.bot import ANSWER_TIMEOUT, bot_process, tracebacks
 from tests.support.store import read_store
 from tests.support.tables import Table, answer, board, cells
@@ -42,7 +43,8 @@ async def _click_until_killed(
 ) -> tuple[Table, Message, str]:
     """Start a game between members, click a1 with the hook armed; return the table, board and database."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'ttt.sqlite3'}"
-    bot = bot_process(emu, tmp_path, url, TTT_TEST_KILL_AT=kill_at)
+    bot = bot_process(emu, tmp_path, url, PYTHONPATH=str(REPO_ROOT))
+    bot.args = ["-m", "tests.support.kill_at_commit", kill_at]
     await bot.start()
     await bot.wait_ready(timeout=60)
     table = Table.create(emu, "alice", "bob")

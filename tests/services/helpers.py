@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from concurrent.futures import Executor
 from datetime import UTC, datetime, timedelta
@@ -57,6 +58,41 @@ class BrokenEngine(EnginePool):
 
     async def choose_move(self, board: Board, level: Level, seed: int) -> int:
         raise RuntimeError("engine down")
+
+
+class FailingEngine(EnginePool):
+    """A bot whose searches fail the first ``failures`` times (and answers nothing inline), then
+    play the lowest empty cell."""
+
+    def __init__(self, failures: int, executor: Executor) -> None:
+        super().__init__(executor=executor)
+        self.failures_left = failures
+
+    def move_at_once(self, board: Board, level: Level, seed: int) -> int | None:
+        return None
+
+    async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        if self.failures_left > 0:
+            self.failures_left -= 1
+            raise RuntimeError("engine down")
+        return board.legal_moves[0]
+
+
+class HeldEngine(EnginePool):
+    """A bot whose searches wait until the test lets them go on (and answers nothing inline)."""
+
+    def __init__(self, executor: Executor) -> None:
+        super().__init__(executor=executor)
+        self.searching = asyncio.Event()
+        self.go_on = asyncio.Event()
+
+    def move_at_once(self, board: Board, level: Level, seed: int) -> int | None:
+        return None
+
+    async def choose_move(self, board: Board, level: Level, seed: int) -> int:
+        self.searching.set()
+        await self.go_on.wait()
+        return board.legal_moves[0]
 
 
 async def play_game(

@@ -8,9 +8,9 @@ import pytest
 from PIL import Image, ImageColor
 
 from bot.pictures import GLOBAL_COLOUR, REPLAY_COLOURS, SERVER_COLOUR
-from bot.pictures.replay import CELL_PX, LAST_FRAME_MS, MARGIN_PX
-from bot.services import GameService
-from bot.services.refusals import PlayedElsewhere
+from bot.pictures.replay import CELL_PX, LAST_FRAME_MS, MARGIN_PX, STRIP_PX
+from bot.services import GameService, ServiceSettings
+from bot.services.refusals import NothingToReplay, NothingToReview, PlayedElsewhere
 from tests.services.helpers import (
     ALICE,
     BOB,
@@ -99,6 +99,38 @@ async def test_a_4x4_replay_draws_its_line(service: GameService) -> None:
     pictures = frames((await service.replay(game.id, place=HERE, user_id=ALICE.user_id)).gif)
     assert len(pictures) == 8
     assert pictures[-1].getpixel(between(1, 2, 4)) == REPLAY_COLOURS["X"]
+
+
+def strip_colours(frame: Image.Image) -> set[tuple[int, ...]]:
+    """The colours of the strip under the board, where the last frame shows the result."""
+    width, height = frame.size
+    return colours_of(frame.crop((0, height - STRIP_PX, width, height)))
+
+
+async def test_a_game_won_by_resignation_or_on_time_shows_the_winners_mark_on_its_last_frame(
+    service: GameService, settings: ServiceSettings, clock: ManualClock
+) -> None:
+    resigned = await play_game(service, ALICE, BOB, ["b2", "a1"])
+    await service.resign(HERE, ALICE)  # Alice plays X: O wins
+    on_time = await play_game(service, ALICE, BOB, ["b2"])
+    clock.advance(settings.turn_timeout_seconds)
+    (timed_out,) = await service.sweep()  # Bob (O) did not move: X wins
+    assert timed_out.id == on_time.id
+    for game, winner, loser in ((resigned, "O", "X"), (on_time, "X", "O")):
+        pictures = frames((await service.replay(game.id, place=HERE, user_id=CAROL.user_id)).gif)
+        last = strip_colours(pictures[-1])
+        assert REPLAY_COLOURS[winner] in last and REPLAY_COLOURS[loser] not in last, game.id
+        assert REPLAY_COLOURS[winner] not in strip_colours(pictures[-2])
+
+
+async def test_a_game_with_no_moves_has_nothing_to_review_or_replay(service: GameService) -> None:
+    game = await service.start_vs_bot(HERE, ALICE)
+    await service.resign(HERE, ALICE)
+    for game_id in (game.id, None):
+        with pytest.raises(NothingToReview):
+            await service.review(game_id, place=HERE, user_id=ALICE.user_id)
+        with pytest.raises(NothingToReplay):
+            await service.replay(game_id, place=HERE, user_id=ALICE.user_id)
 
 
 async def test_a_replay_of_another_servers_game_is_refused(service: GameService) -> None:

@@ -111,15 +111,19 @@ async def test_4x4_verdicts_proven_by_search_agree_with_the_solver(service: Game
 
 
 async def test_5x5_verdicts_cut_by_the_time_budget_say_so(service: GameService) -> None:
+    """Up to 5 marks the 5x5 book answers; the 7th move's position (``...../...../..O../OX.XO/..X..``)
+    takes the prover about 2 s to settle, far past the 200 ms budget."""
     service.settings = dataclasses.replace(service.settings, review_budget_ms=200)
     game = await service.challenge(HERE, ALICE, BOB, size=5)
     await service.accept(HERE, BOB, game.id)
-    await service.move(HERE, ALICE, "c3")
-    await service.move(HERE, BOB, "b2")
-    await service.resign(HERE, ALICE)
+    names = ["b4", "c3", "d4", "a4", "c5", "e4", "a1"]
+    for index, name in enumerate(names):
+        await service.move(HERE, ALICE if index % 2 == 0 else BOB, name)
+    await service.resign(HERE, BOB)
     review = await service.review(game.id, place=HERE, user_id=ALICE.user_id)
-    assert [move.name for move in review.moves] == ["c3", "b2"]
-    assert not review.moves[0].exact and not review.exact
+    assert [move.name for move in review.moves] == names
+    assert all(move.exact for move in review.moves[:6]), "positions of up to 5 marks are in the book"
+    assert not review.moves[6].exact and not review.exact
 
 
 async def test_a_review_is_computed_once_per_game(service: GameService) -> None:

@@ -13,7 +13,7 @@ from tests.services.helpers import ALICE, BOB, HERE, ManualClock, make_service
 async def test_a_manager_chooses_a_language_and_auto_forgets_it(service: GameService) -> None:
     guild = HERE.guild_id
     assert guild is not None
-    assert await service.server_settings(guild, may_manage=True) is None
+    assert (await service.server_settings(guild, may_manage=True)).language is None
     assert await service.set_server_language(guild, "pt-br", may_manage=True) == "pt-BR"
     assert await service.server_language(guild) == "pt-BR"
     assert await service.set_server_language(guild, None, may_manage=True) is None

@@ -56,7 +56,7 @@ async def test_sweep_works_from_stored_deadlines_after_a_restart(
         await after.close()
 
 
-async def test_the_bot_has_no_deadline(service: GameService, clock: ManualClock) -> None:
+async def test_after_the_bots_reply_the_deadline_is_the_players(service: GameService) -> None:
     game = await service.start_vs_bot(HERE, ALICE)
     assert game.deadline is not None
     assert await service.next_deadline() == game.deadline

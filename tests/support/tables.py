@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from discord_emulator import Button, Channel, DiscordEmulator, Guild, Interaction, Member, Message, Perm
+from discord_emulator.models import action_rows
 from tests.support.bot import ANSWER_TIMEOUT
 
 # discord.py's button styles
@@ -95,9 +96,25 @@ def cells(message: Message) -> list[Button]:
     return grid
 
 
+EMOJI_MARKS = {"\N{CROSS MARK}": "X", "\N{HEAVY LARGE CIRCLE}": "O"}
+
+
+def mark_shown(label: str | None, emoji: dict[str, Any] | None) -> str:
+    """The mark a cell button shows: ``X`` or ``O`` as its label, the emoji ❌ or ⭕, or a custom
+    emoji whose name ends in ``_x`` or ``_o`` (a theme's pieces); ``.`` for an empty cell."""
+    if label in ("X", "O"):
+        return label
+    name = str((emoji or {}).get("name") or "")
+    if name in EMOJI_MARKS:
+        return EMOJI_MARKS[name]
+    if (emoji or {}).get("id") is not None and name[-2:].lower() in ("_x", "_o"):
+        return name[-1].upper()
+    return "."
+
+
 def board(message: Message) -> str:
     """The board as the buttons show it: X, O or . per cell."""
-    return "".join(button.label if button.label in ("X", "O") else "." for button in cells(message))
+    return "".join(mark_shown(button.label, button.emoji) for button in cells(message))
 
 
 def controls(message: Message) -> list[str]:
@@ -193,11 +210,12 @@ def boards_in_history(message: Message) -> list[str]:
     for version in message.history:
         rows = [
             [item for item in row.get("components", []) if item.get("type") == 2]
-            for row in version.components
+            for row in action_rows(version.components)
         ]
         size = len(rows[0]) if rows else 0
         if size < 3 or len(rows) < size or any(len(row) != size for row in rows[:size]):
             continue
-        labels = [item.get("label") for row in rows[:size] for item in row]
-        shown.append("".join(label if label in ("X", "O") else "." for label in labels))
+        shown.append(
+            "".join(mark_shown(item.get("label"), item.get("emoji")) for row in rows[:size] for item in row)
+        )
     return shown

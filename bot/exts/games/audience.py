@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Texts, by_code, from_locale, texts_for, texts_for_locale
-from bot.services import GameService, GameView, Refusal
+from bot.services import GameService, GameView, NotDone
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ class Audience:
         """
         try:
             chosen = by_code(await self.service.server_language(guild_id))
-        except Refusal as error:
+        except NotDone as error:
             log.warning("Could not read the language of server %s; using its own locale: %s", guild_id, error)
             chosen = None
         if chosen is not None:

@@ -42,11 +42,11 @@ class GamesCog(GameCommands, RecordCommands, SettingsCommands, ClickHandling, na
         self._previous_error_handler: ErrorHandler | None = None
 
     async def cog_load(self) -> None:
-        """Install the error handler of the app commands and start the deadline sweeper."""
+        """Install the error handler of the app commands, make the bot's pending moves, then start the
+        deadline sweeper (so that a pending move is made, and shown, by one of the two only)."""
         self._previous_error_handler = self.bot.tree.on_error
         self.bot.tree.error(self.on_app_command_error)
         self.bot.click_handler = self.on_click
-        self.sweeper.start()
         self._spawn(self._resume_bot_turns())
 
     async def cog_unload(self) -> None:
@@ -71,7 +71,9 @@ class GamesCog(GameCommands, RecordCommands, SettingsCommands, ClickHandling, na
             games = await self.service.resume_bot_turns()
         except Exception:
             log.exception("Could not resume the bot's pending moves")
-            return
+            games = []
+        finally:
+            self.sweeper.start()
         for game in games:
             await self.publisher.refresh(game)
         if games:

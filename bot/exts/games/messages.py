@@ -28,7 +28,7 @@ from bot.exts.games.render.board import game_text, is_challenge_message, moved_t
 from bot.exts.games.render.common import MessageText, jump_url
 from bot.exts.games.views import board_view, challenge_view
 from bot.i18n import Texts
-from bot.services import GameService, GameView, Refusal
+from bot.services import GameService, GameView, NotDone
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +236,7 @@ class BoardPublisher:
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.warning("Could not update the board of game %s (will retry): %r", game.id, error)
             self._failed.add(game.id)
-        except Refusal as error:
+        except NotDone as error:
             log.warning("Could not record the board message of game %s: %s", game.id, error)
         return None
 
@@ -245,7 +245,7 @@ class BoardPublisher:
         for game_id in sorted(self._failed):
             try:
                 game = await self._service.game(game_id)
-            except Refusal:
+            except NotDone:
                 self._failed.discard(game_id)
                 continue
             await self.refresh(game)

@@ -15,7 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.services import Place, refusals
+from bot.exts.games.refusals import NoChannel, PrivateAnswersOnly
+from bot.services import Place
 
 
 def bot_is_present(interaction: discord.Interaction[Any]) -> bool:
@@ -35,9 +36,13 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
     Outside servers a game is keyed by the conversation's channel id alone.
     """
     if interaction.channel_id is None:
-        raise refusals.NotInServer()
+        raise NoChannel()
+    channel = interaction.channel
     return Place(
-        interaction.guild_id, interaction.channel_id, interactions_only=not bot_is_present(interaction)
+        interaction.guild_id,
+        interaction.channel_id,
+        interactions_only=not bot_is_present(interaction),
+        parent_id=channel.parent_id if isinstance(channel, discord.Thread) else None,
     )
 
 
@@ -56,4 +61,4 @@ def public_answers_allowed(interaction: discord.Interaction[Any]) -> bool:
 def require_public_answers(interaction: discord.Interaction[Any]) -> None:
     """Refuse, privately and politely, to start what others could not see."""
     if not public_answers_allowed(interaction):
-        raise refusals.PrivateAnswersOnly()
+        raise PrivateAnswersOnly()

@@ -12,13 +12,14 @@ bot is busy. A click's defer is silent (the button stops spinning, the board is 
 a moment later); a command's shows a public "thinking...".
 
 :func:`report` turns any exception into one friendly ephemeral sentence: a
-:class:`~bot.services.refusals.Refusal` shows its sentence; anything unexpected is logged with
+:class:`~bot.services.refusals.NotDone` shows its sentence; anything unexpected is logged with
 its context and the user gets a short apology, never a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar, cast
@@ -31,7 +32,7 @@ from bot.bot import Interaction
 from bot.exts.games.render import answers
 from bot.exts.games.render.answers import APOLOGY
 from bot.i18n import Texts, texts_for_locale
-from bot.services import Refusal
+from bot.services import NotDone, refusals
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -111,10 +112,10 @@ def _user_message(error: Exception, texts: Texts) -> str | None:
     """The friendly sentence for an error a user can cause, or None when it is a bug or an outage."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original if isinstance(error.original, Exception) else error
-    if isinstance(error, Refusal):
+    if isinstance(error, NotDone):
         return answers.refusal_text(texts, error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return texts.gettext(answers.NOT_IN_DMS)
+        return texts.gettext(answers.SERVER_ONLY)
     if isinstance(error, app_commands.TransformerError):
         if error.type is discord.AppCommandOptionType.user:
             return texts.gettext(answers.UNKNOWN_MEMBER)
@@ -128,14 +129,31 @@ def _user_message(error: Exception, texts: Texts) -> str | None:
     return None
 
 
-async def report(interaction: Interaction, error: Exception, *, game_id: int | None = None) -> None:
+class Outcome(enum.StrEnum):
+    """How an interaction ended, for the metrics."""
+
+    ANSWERED = "answered"
+    REFUSED = "refused"
+    """The user was told why not (a rule, a bad option, a check)."""
+    UNAVAILABLE = "unavailable"
+    """The database could not be reached; the user was asked to try again."""
+    FAILED = "failed"
+    """Discord or the bot failed; the user got an apology."""
+
+
+async def report(interaction: Interaction, error: Exception, *, game_id: int | None = None) -> Outcome:
     """Show ``error`` to the user as one friendly sentence (only to them, in their language).
 
-    The unexpected ones are logged with their context.
+    The unexpected ones are logged with their context. Returns what the error was.
     """
     texts = texts_for_locale(interaction.locale.value)
     message = _user_message(error, texts)
+    outcome = Outcome.REFUSED
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(original, refusals.Unavailable):
+        outcome = Outcome.UNAVAILABLE
     if message is None:
+        outcome = Outcome.FAILED
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(original, discord.HTTPException | aiohttp.ClientError):
             # Discord (or the way to it) failed, not the bot: no traceback, the user gets the apology.
@@ -167,3 +185,4 @@ async def report(interaction: Interaction, error: Exception, *, game_id: int | N
             describe(interaction),
             failure,
         )
+    return outcome

@@ -1,7 +1,7 @@
 """The background task that ends games whose time ran out and shows it on their boards.
 
 The service keeps every deadline in the database (a challenge's expiry, the turn
-clock of the human on move) and ends due games in :meth:`GameService.sweep`. This
+clock of the side on move) and acts on due games in :meth:`GameService.sweep`. This
 task calls it when the next deadline comes (or every ``SWEEP_INTERVAL_SECONDS`` at
 most, which also catches deadlines of games created by another process) and edits
 the ended games' board messages through the channel API.
@@ -83,9 +83,12 @@ class DeadlineSweeper:
             self._planned = None
 
     async def sweep_once(self) -> None:
-        """End every game whose deadline passed, refresh their boards, retry boards that failed to show."""
+        """Act on every game whose deadline passed, refresh their boards, retry boards that failed to show."""
         for game in await self._service.sweep():
-            log.info("Game %s ended on time (%s)", game.id, game.status.value)
+            if game.is_live:
+                log.info("Game %s: my overdue move is made", game.id)
+            else:
+                log.info("Game %s ended on time (%s)", game.id, game.status.value)
             await self._publisher.refresh(game)
         await self._publisher.retry_failed()
 

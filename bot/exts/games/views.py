@@ -34,6 +34,12 @@ from bot.services import GameStatus
 from bot.services.results import GameView
 
 
+async def _admitted(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot's gate lets the click through (see :mod:`bot.shutdown`)."""
+    client = interaction.client
+    return await client.gate.admit(interaction) if isinstance(client, TicTacToeBot) else True
+
+
 async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> None:
     """Give the click to the bot's click handler (discord.py types a dynamic item's interaction loosely)."""
     client = interaction.client
@@ -66,6 +72,10 @@ class CellButton(
     ) -> Self:
         """The button of a clicked cell, from its custom id (discord.py's persistent items)."""
         return cls(cell_click(match), label="?", style=discord.ButtonStyle.secondary, disabled=False, row=0)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Only a click the bot's gate admits is handled."""
+        return await _admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Give the click to the games cog."""
@@ -100,6 +110,10 @@ class ControlButton(
     ) -> Self:
         """The clicked control button, from its custom id (discord.py's persistent items)."""
         return cls(control_click(match), label="?", row=0)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Only a click the bot's gate admits is handled."""
+        return await _admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Give the click to the games cog."""

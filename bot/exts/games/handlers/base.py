@@ -12,20 +12,24 @@ import contextlib
 import enum
 import functools
 import inspect
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
 from bot.exts.games.audience import locale_of, personal
 from bot.exts.games.messages import BoardPublisher, MessageRef, answer, board_ref
-from bot.exts.games.places import public_answers_allowed
-from bot.exts.games.respond import report, within_deadline
+from bot.exts.games.places import bot_is_present, place_of, public_answers_allowed
+from bot.exts.games.respond import Outcome, report, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
 from bot.i18n import N_, Texts
+from bot.log_context import log_context
+from bot.monitoring import metrics
 from bot.services import Actor, GameView, Place, refusals
 
 E = TypeVar("E", bound=enum.Enum)
@@ -35,8 +39,14 @@ Handler = Callable[Concatenate[C, Interaction, P], Coroutine[Any, Any, None]]
 
 
 def actor_of(interaction: Interaction) -> Actor:
-    """The user behind ``interaction``, with their language (kept with a game they start)."""
-    return Actor(interaction.user.id, interaction.user.display_name, locale_of(interaction))
+    """The user behind ``interaction``, with their language (kept with a game they start) and, in a
+    server, their roles (a server may require one to play): unknown (None) where the bot is not a
+    member, since it does not see that server's roles."""
+    user = interaction.user
+    roles: frozenset[int] | None = frozenset()
+    if isinstance(user, discord.Member):
+        roles = frozenset(role.id for role in user.roles) if bot_is_present(interaction) else None
+    return Actor(user.id, user.display_name, locale_of(interaction), roles)
 
 
 def choice_of(kind: type[E], value: str, option: str) -> E:
@@ -90,13 +100,33 @@ class GamesCogBase(commands.Cog):
         self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
 
     @contextlib.asynccontextmanager
-    async def answering(self, interaction: Interaction, game_id: int | None = None) -> AsyncIterator[None]:
-        """Count the handling of ``interaction`` in flight, and report any error it raises to the user."""
-        async with self.bot.inflight.track():
-            try:
-                yield
-            except Exception as error:
-                await report(interaction, error, game_id=game_id)
+    async def answering(
+        self, interaction: Interaction, game_id: int | None = None, kind: str | None = None
+    ) -> AsyncIterator[None]:
+        """Count the handling of ``interaction`` in flight, and report any error it raises to the user.
+
+        The metrics count it by ``kind`` (default: the command, as ``/ttt start``) and outcome, timed;
+        what is logged meanwhile carries the ids of the interaction, its place and ``game_id``.
+        """
+        started = time.perf_counter()
+        outcome = Outcome.ANSWERED
+        ids = log_context(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            game_id=game_id,
+            interaction_id=interaction.id,
+        )
+        with ids:
+            async with self.bot.inflight.track():
+                try:
+                    yield
+                except Exception as error:
+                    outcome = await report(interaction, error, game_id=game_id)
+                finally:
+                    if kind is None:
+                        command = interaction.command
+                        kind = f"/{command.qualified_name}" if command is not None else interaction.type.name
+                    metrics.interaction_handled(kind, outcome, time.perf_counter() - started)
 
     async def _change_game(
         self, interaction: Interaction, place: Place, work: Awaitable[GameView]
@@ -127,6 +157,12 @@ class GamesCogBase(commands.Cog):
             message_id = (await interaction.original_response()).id
         await self.service.set_message(game.id, game.channel_id, message_id)
         self.sweeper.poke(game.deadline)
+        if not game.interactions_only:
+            # A change made before the board's id was stored (a /ttt resign sent at once) could
+            # not be shown on it: show the game as it now stands.
+            current = await self.service.game(game.id, place_of(interaction))
+            if current.version != game.version:
+                await self.publisher.redraw(game.channel_id, message_id, current)
         old = board_ref(game)
         if old is not None:
             await self.publisher.retire(game, old, MessageRef(game.channel_id, message_id))

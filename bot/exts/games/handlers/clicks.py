@@ -1,4 +1,4 @@
-"""Clicks on a game's buttons (see :mod:`bot.exts.games.views`), and clicks no button takes."""
+"""Clicks on a game's buttons (see :mod:`bot.exts.games.views`)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,17 @@ from collections.abc import Awaitable
 
 import aiohttp
 import discord
-from discord.ext import commands
 
 from bot.bot import Interaction
 from bot.exts.games.audience import personal
-from bot.exts.games.custom_ids import Action, Click, parse_custom_id
+from bot.exts.games.custom_ids import Action, Click
 from bot.exts.games.handlers.base import GamesCogBase, actor_of
 from bot.exts.games.looking_back import show_review
 from bot.exts.games.messages import MessageRef, board_ref
 from bot.exts.games.places import place_of, require_public_answers
-from bot.exts.games.render.answers import NOT_THIS_GAME, STALE_BUTTON, outdated_board_text
-from bot.exts.games.respond import custom_id_of, tell, within_deadline
-from bot.exts.games.views import has_button, shown_game
+from bot.exts.games.render.answers import NOT_THIS_GAME, outdated_board_text
+from bot.exts.games.respond import tell, within_deadline
+from bot.exts.games.views import shown_game
 from bot.services import Actor, GameView, Place, Refusal, refusals
 
 log = logging.getLogger(__name__)
@@ -29,7 +28,7 @@ class ClickHandling(GamesCogBase):
 
     async def on_click(self, interaction: Interaction, click: Click, /) -> None:
         """A click on one of the game's buttons (see :mod:`bot.exts.games.views`)."""
-        async with self.answering(interaction, game_id=click.game_id):
+        async with self.answering(interaction, game_id=click.game_id, kind=f"button:{click.action.value}"):
             await self._click(interaction, click)
 
     async def _click(self, interaction: Interaction, click: Click) -> None:
@@ -118,25 +117,3 @@ class ClickHandling(GamesCogBase):
             await self.publisher.redraw(here.channel_id, here.message_id, game)
         else:
             await self.publisher.retire(game, here, board)
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        """Answer clicks no button will take: ids the message does not have (forged, or from an old bot).
-
-        discord.py hands a click to a button only when the clicked message has a button
-        with that id; every other click is answered here and acts on nothing.
-        """
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = custom_id_of(interaction) or ""
-        click = parse_custom_id(custom_id)
-        if click is not None and has_button(interaction.message, custom_id):
-            return
-        shown = shown_game(interaction.message)
-        foreign = click is not None and shown is not None and shown != click.game_id
-        async with self.bot.inflight.track():
-            try:
-                message = NOT_THIS_GAME if foreign else STALE_BUTTON
-                await tell(interaction, personal(interaction).gettext(message))
-            except discord.HTTPException as error:
-                log.warning("Could not answer an unknown button %r: %s", custom_id, error)

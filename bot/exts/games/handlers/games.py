@@ -14,18 +14,20 @@ from bot.exts.games.audience import personal
 from bot.exts.games.handlers.base import TTT, GamesCogBase, actor_of, choice_of, handled
 from bot.exts.games.messages import GameMessage, answer
 from bot.exts.games.places import place_of, require_public_answers
+from bot.exts.games.refusals import LevelWithOpponent, UnknownMember
 from bot.exts.games.render.answers import cancelled_text, cell_choice_name, move_summary, resigned_text
 from bot.exts.games.render.common import MessageText, jump_url, nobody
 from bot.exts.games.render.hint import hint_embed
 from bot.exts.games.respond import tell, within_deadline
 from bot.i18n import N_
-from bot.services import Actor, First, Refusal, refusals
+from bot.services import Actor, First, NotDone
 
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_SECONDS = 2.0
 """Autocomplete must answer within 3 s too; after this, offer nothing rather than fail."""
 
+# Translators: a choice of /ttt start's size: the board and how many marks in a row win.
 SIZE_LABEL = N_("{size}x{size} ({k} in a row)")
 SIZE_CHOICES = [
     app_commands.Choice(
@@ -35,14 +37,19 @@ SIZE_CHOICES = [
 ]
 """Every board size the engine plays, labelled with the line that wins on it."""
 LEVEL_CHOICES = [
+    # Translators: the bot's weakest level, a choice of /ttt start and a word after its name on boards.
     app_commands.Choice(name=N_("easy"), value="easy"),
     app_commands.Choice(name=N_("medium"), value="medium"),
     app_commands.Choice(name=N_("hard"), value="hard"),
+    # Translators: the bot's strongest level, as a choice of /ttt start.
     app_commands.Choice(name=N_("perfect (never loses)"), value="perfect"),
 ]
 FIRST_CHOICES = [
-    app_commands.Choice(name=N_("me (I play X and open)"), value="me"),
-    app_commands.Choice(name=N_("opponent (they play X and open)"), value="opponent"),
+    # Translators: a choice of /ttt start's first; "me" is the player who runs the command.
+    app_commands.Choice(name=N_("me (I play X and go first)"), value="me"),
+    # Translators: a choice of /ttt start's first: the challenged member, or the bot.
+    app_commands.Choice(name=N_("opponent (they play X and go first)"), value="opponent"),
+    # Translators: a choice of /ttt start's first: who plays X is drawn at random.
     app_commands.Choice(name=N_("random"), value="random"),
 ]
 
@@ -55,9 +62,9 @@ class GameCommands(GamesCogBase):
     @TTT.command(name="start", description=N_("Start a game against me, or challenge a member."))
     @app_commands.describe(
         opponent=N_("The member to challenge; leave empty (or pick me) to play against me."),
-        size=N_("The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default 3x3."),
-        level=N_("How well I play, against me only. Default perfect."),
-        first=N_("Who plays X and moves first. Default me."),
+        size=N_("The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default: 3x3."),
+        level=N_("How well I play, against me only. Default: perfect."),
+        first=N_("Who plays X and moves first. Default: me."),
     )
     @app_commands.choices(size=SIZE_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
@@ -78,13 +85,17 @@ class GameCommands(GamesCogBase):
         own_id = self.bot.user.id if self.bot.user is not None else None
         if opponent is None or opponent.id == own_id:
             work = self.service.start_vs_bot(
-                place, me, size=size, level=choice_of(Level, level or "perfect", "level"), first=order
+                place,
+                me,
+                size=size,
+                level=None if level is None else choice_of(Level, level, "level"),
+                first=order,
             )
         else:
             if level is not None:
-                raise refusals.LevelWithOpponent()
+                raise LevelWithOpponent()
             if interaction.guild_id is not None and not isinstance(opponent, discord.Member):
-                raise refusals.UnknownMember()
+                raise UnknownMember()
             work = self.service.challenge(
                 place,
                 me,
@@ -120,7 +131,7 @@ class GameCommands(GamesCogBase):
         """The free cells of the game here, for ``/ttt move``'s autocomplete."""
         try:
             game = await asyncio.wait_for(self.service.board(place_of(interaction)), AUTOCOMPLETE_SECONDS)
-        except Refusal:
+        except NotDone:
             return []
         except Exception:
             log.warning(

@@ -14,14 +14,15 @@ from bot.exts.games.places import place_of
 from bot.exts.games.render.common import MessageText, nobody
 from bot.exts.games.render.records import leaderboard_embed
 from bot.exts.games.respond import within_deadline
+from bot.exts.translator import contextual
 from bot.i18n import N_
 
 MAX_GAME_ID = 2**31 - 1
 """The largest game number an option accepts: the store numbers games with 32-bit integers."""
 
 SCOPE_CHOICES = [
-    app_commands.Choice(name=N_("this server"), value="server"),
-    app_commands.Choice(name=N_("global"), value="global"),
+    app_commands.Choice(name=contextual("leaderboard scope", "this server"), value="server"),
+    app_commands.Choice(name=contextual("leaderboard scope", "global"), value="global"),
 ]
 
 
@@ -30,8 +31,8 @@ class RecordCommands(GamesCogBase):
 
     # /ttt leaderboard, stats
 
-    @TTT.command(name="leaderboard", description=N_("The best rated players, here or everywhere."))
-    @app_commands.describe(scope=N_("This server's ratings or the global ones. Default this server."))
+    @TTT.command(name="leaderboard", description=N_("Show the best rated players, here or everywhere."))
+    @app_commands.describe(scope=N_("This server's ratings or the global ones. Default: this server."))
     @app_commands.choices(scope=SCOPE_CHOICES)
     @handled
     async def leaderboard(self, interaction: Interaction, scope: str = "server") -> None:
@@ -44,17 +45,18 @@ class RecordCommands(GamesCogBase):
         await answer(interaction, GameMessage(MessageText(None, embed, nobody())))
 
     @TTT.command(
-        name="stats", description=N_("A player's wins, losses, draws, streaks and rating (only you see it).")
+        name="stats",
+        description=N_("See a player's wins, losses, draws, streaks and rating (only you see it)."),
     )
-    @app_commands.describe(user=N_("Whose stats to show. Default you."))
+    @app_commands.describe(user=N_("Whose stats to show. Default: you."))
     @handled
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         """``/ttt stats``: a player's record, rating and rating chart."""
         target = user or interaction.user
         await show_stats(self.service, interaction, personal(interaction), place_of(interaction), target.id)
 
-    @TTT.command(name="history", description=N_("A player's latest finished games (only you see it)."))
-    @app_commands.describe(user=N_("Whose games to list. Default you."))
+    @TTT.command(name="history", description=N_("List a player's latest finished games (only you see it)."))
+    @app_commands.describe(user=N_("Whose games to list. Default: you."))
     @handled
     async def history(self, interaction: Interaction, user: discord.User | None = None) -> None:
         """``/ttt history``: a player's latest finished games, privately."""
@@ -62,9 +64,9 @@ class RecordCommands(GamesCogBase):
         await show_history(self.service, interaction, personal(interaction), place_of(interaction), target.id)
 
     @TTT.command(
-        name="review", description=N_("My verdict on every move of a finished game (only you see it).")
+        name="review", description=N_("Get my verdict on every move of a finished game (only you see it).")
     )
-    @app_commands.describe(game=N_("The game's number. Default your latest finished game."))
+    @app_commands.describe(game=N_("The game's number. Default: your latest finished game."))
     @handled
     async def review(
         self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
@@ -73,7 +75,7 @@ class RecordCommands(GamesCogBase):
         await show_review(self.service, interaction, personal(interaction), place_of(interaction), game)
 
     @TTT.command(name="replay", description=N_("Show a finished game as an animated picture."))
-    @app_commands.describe(game=N_("The game's number. Default your latest finished game."))
+    @app_commands.describe(game=N_("The game's number. Default: your latest finished game."))
     @handled
     async def replay(
         self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None

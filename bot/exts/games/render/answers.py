@@ -6,11 +6,11 @@ from bot.engine import EngineInputError, format_cell, parse_cell
 from bot.exts.games.render.board import status_sentence
 from bot.exts.games.render.common import clean
 from bot.i18n import N_, Texts, by_code, from_locale
-from bot.services import Refusal
+from bot.services import NotDone
 from bot.services.results import GameView
 
 APOLOGY = N_("Sorry, something went wrong on my side. Please try again in a moment.")
-NOT_IN_DMS = N_("Tic-tac-toe is played in server channels, not in direct messages.")
+SERVER_ONLY = N_("This command works only in a server.")
 UNKNOWN_MEMBER = N_("I can't find that member in this server; pick someone from the list.")
 NOT_ALLOWED_HERE = N_("You can't use this command here.")
 COMMAND_CHANGED = N_("That command has just changed; please try again in a minute.")
@@ -40,13 +40,13 @@ def shown_param(value: object) -> object:
     return clean(value) if isinstance(value, str) else value
 
 
-def refusal_text(texts: Texts, refusal: Refusal) -> str:
+def refusal_text(texts: Texts, refusal: NotDone) -> str:
     """A service's refusal in the reader's language, its text params escaped."""
     params = {name: shown_param(value) for name, value in refusal.params.items()}
     return texts.message(refusal.template, params, plural=refusal.plural, count=refusal.count)
 
 
-def outdated_board_text(texts: Texts, refusal: Refusal) -> str:
+def outdated_board_text(texts: Texts, refusal: NotDone) -> str:
     """Why a click on an outdated board did nothing, now that the board is redrawn."""
     return refusal_text(texts, refusal) + " " + texts.gettext("I've brought the board up to date.")
 
@@ -69,6 +69,7 @@ def move_summary(texts: Texts, game: GameView, cell: str, board_url: str | None)
 
 def cell_choice_name(texts: Texts, name: str, number: str) -> str:
     """A cell as ``/ttt move``'s autocomplete offers it: ``b2 (cell 5)``."""
+    # Translators: a choice offered while typing /ttt move: a cell's name and its number.
     return texts.gettext("{name} (cell {number})", name=name, number=number)
 
 

@@ -62,6 +62,11 @@ def status_sentence(texts: Texts, game: GameView) -> str:
         return texts.gettext("The challenge expired without an answer.")
     if game.end_reason is EndReason.DECLINED:
         return texts.gettext("The challenge was declined.")
+    if game.bot_gave_up:
+        return texts.gettext(
+            "I could not make my move: my engine failed again and again. "
+            "The game ends without a result and does not count."
+        )
     return texts.gettext("The game was cancelled; it has no result.")
 
 
@@ -78,6 +83,7 @@ def _colour(game: GameView) -> discord.Colour:
 def _side_line(texts: Texts, game: GameView, side: PlayerView) -> str:
     line = f"{mark_label(side.mark)}: {who(side)}"
     if side.is_bot and game.level is not None:
+        # Translators: after the bot's name on a board: its playing level (easy, medium, hard, perfect).
         line += " " + texts.gettext("(level: {level})", level=level_name(texts, game.level))
     return line
 
@@ -101,9 +107,10 @@ def board_text(texts: Texts, game: GameView) -> MessageText:
             lines.append(texts.gettext("Last move: {mark} at {cell}", mark=mark_label(mark), cell=shown))
     side = game.to_move
     if game.is_active and side is not None and not side.is_bot and game.deadline is not None:
-        lines.append(texts.gettext("Move {when} or lose on time.", when=timestamp(game.deadline)))
+        lines.append(texts.gettext("Your time runs out {when}.", when=timestamp(game.deadline)))
     embed.description = "\n".join(lines)
-    footer = texts.gettext("Game {game} · move {ply}", game=game.id, ply=game.ply)
+    # Translators: the board's footer: the game's number and the number of moves played so far.
+    footer = texts.gettext("Game {game} · move {number}", game=game.id, number=game.ply)
     if game.is_active:
         footer += " · " + texts.gettext("Click a cell, or type /ttt move.")
         if game.size == 5:
@@ -116,6 +123,7 @@ def challenge_text(texts: Texts, game: GameView) -> MessageText:
     """A pending challenge, or how it ended (declined, expired, cancelled) once it did."""
     challenged = game.challenged
     challenger = game.player(game.challenger_id)
+    # Translators: a challenger or challenged player whose name is unknown.
     someone = texts.gettext("someone")
     invited = someone if challenged is None else who(challenged)
     inviter = someone if challenger is None else who(challenger)
@@ -127,7 +135,7 @@ def challenge_text(texts: Texts, game: GameView) -> MessageText:
             "{invited}, {inviter} challenges you to tic-tac-toe.", invited=invited, inviter=inviter
         )
         if game.deadline is not None:
-            content += " " + texts.gettext("Answer {when}.", when=timestamp(game.deadline))
+            content += " " + texts.gettext("This challenge expires {when}.", when=timestamp(game.deadline))
         footer = texts.gettext(
             "Game {game} · only the challenged player can accept or decline.", game=game.id
         )
@@ -147,6 +155,7 @@ def challenge_text(texts: Texts, game: GameView) -> MessageText:
             content = texts.gettext(
                 "The challenge from {inviter} to {invited} was cancelled.", inviter=inviter, invited=invited
             )
+        # Translators: a challenge's footer: the number the game will have.
         embed.set_footer(text=texts.gettext("Game {game}", game=game.id))
     pinged = [discord.Object(id=challenged.user_id)] if challenged and challenged.user_id else []
     return MessageText(content, embed, discord.AllowedMentions(everyone=False, roles=False, users=pinged))
@@ -178,10 +187,15 @@ def game_text(texts: Texts, game: GameView) -> MessageText:
 
 
 BUTTON_LABELS = {
+    # Translators: a button under a running game's board, at most 80 characters.
     Action.RESIGN: N_("Resign"),
+    # Translators: a button under a finished game, to play again, at most 80 characters.
     Action.REMATCH: N_("Rematch"),
+    # Translators: a button under a finished game, to see my verdict on every move, at most 80 characters.
     Action.REVIEW: N_("Review"),
+    # Translators: a button under a challenge, at most 80 characters.
     Action.ACCEPT: N_("Accept"),
+    # Translators: a button under a challenge, at most 80 characters.
     Action.DECLINE: N_("Decline"),
 }
 """The labels of the buttons that act on a whole game."""

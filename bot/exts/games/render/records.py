@@ -12,6 +12,7 @@ from bot.services.results import Leaderboard, PlayerOutcome, PlayerStats, Rating
 
 def record_text(texts: Texts, record: Record) -> str:
     """Wins, losses and draws in short (``3W 1L 0D``)."""
+    # Translators: wins, losses and draws in short, one letter each: "3W 1L 0D".
     return texts.gettext(
         "{wins}W {losses}L {draws}D",
         wins=texts.number(record.wins),
@@ -22,7 +23,10 @@ def record_text(texts: Texts, record: Record) -> str:
 
 def leaderboard_embed(texts: Texts, board: Leaderboard, *, server: bool) -> discord.Embed:
     """``/ttt leaderboard``: the best rated players of the server, or of everywhere."""
-    scope = texts.gettext("this server") if server else texts.gettext("global")
+    if server:
+        scope = texts.pgettext("leaderboard scope", "this server")
+    else:
+        scope = texts.pgettext("leaderboard scope", "global")
     embed = discord.Embed(title=texts.gettext("Leaderboard: {scope}", scope=scope), colour=COLOUR_ACTIVE)
     if not board.entries:
         embed.description = texts.ngettext(
@@ -113,29 +117,42 @@ def stats_embed(texts: Texts, stats: PlayerStats, user_id: int) -> discord.Embed
         return embed
     embed.description = f"<@{user_id}>"
     embed.add_field(
-        name=texts.gettext("Against members"), value=record_text(texts, stats.vs_humans), inline=True
+        # Translators: a heading of /ttt stats: the record in games against other members.
+        name=texts.gettext("Against members"),
+        value=record_text(texts, stats.vs_humans),
+        inline=True,
     )
     embed.add_field(
-        name=texts.gettext("Against me"), value=record_text(texts, stats.vs_bot_total), inline=True
+        # Translators: a heading of /ttt stats: the record in games against the bot ("me").
+        name=texts.gettext("Against me"),
+        value=record_text(texts, stats.vs_bot_total),
+        inline=True,
     )
     streak = texts.gettext(
         "{current} now, best {best}",
         current=texts.number(stats.current_streak),
         best=texts.number(stats.best_streak),
     )
+    # Translators: a heading of /ttt stats: the current and the best run of wins in a row.
     embed.add_field(name=texts.gettext("Streak"), value=streak, inline=True)
     levels = "\n".join(
         f"{level_name(texts, entry.level)}: {record_text(texts, entry.record)}" for entry in stats.vs_bot
     )
     embed.add_field(
-        name=texts.gettext("Against me, by level"), value=levels or texts.gettext("none"), inline=False
+        name=texts.gettext("Against me, by level"),
+        value=levels or texts.pgettext("no games against me by level", "none"),
+        inline=False,
     )
     ratings = [
+        # Translators: in /ttt stats, before the player's Elo rating in this server.
         _rating_line(texts, texts.gettext("This server"), stats.server_rating),
+        # Translators: in /ttt stats, before the player's Elo rating across all servers.
         _rating_line(texts, texts.gettext("Global"), stats.global_rating),
     ]
+    # Translators: a heading of /ttt stats: the player's Elo ratings (not the leaderboard).
     embed.add_field(name=texts.gettext("Rating"), value="\n".join(ratings), inline=False)
     if stats.recent:
         recent = "\n".join(_recent_line(texts, game) for game in stats.recent)
+        # Translators: a heading of /ttt stats: the player's last few finished games.
         embed.add_field(name=texts.gettext("Recent games"), value=fit(recent), inline=False)
     return embed

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.exts.games.render.common import clean, jump_url, timestamp
+from bot.exts.games.render.common import clean, jump_url, level_name, timestamp
 from bot.i18n import Texts
 from bot.review_words import cells_text, estimates_note, header_text, result_text, summary_lines, verdict_text
 from bot.services import FinishedGames, GameHistory, GameReview, GameView, MoveReview, PlayerView, RatingChart
@@ -91,7 +91,9 @@ def review_embed(texts: Texts, review: GameReview) -> discord.Embed:
 def replay_alt_text(texts: Texts, history: GameHistory) -> str:
     """What the replay GIF shows, for screen readers: who played, every move, the result."""
     game = history.game
-    moves = ", ".join(f"{move.mark.value} {move.name}" for move in history.moves) or texts.gettext("none")
+    moves = ", ".join(f"{move.mark.value} {move.name}" for move in history.moves) or texts.pgettext(
+        "no moves played", "none"
+    )
     text = texts.gettext(
         "Replay of tic-tac-toe game {game} on {size}x{size}, {x} (X) against {o} (O). Moves: {moves}. "
         "Result: {result}.",
@@ -121,17 +123,20 @@ def _opponent(texts: Texts, game: GameView, user_id: int) -> str:
     mine = game.player(user_id)
     other = game.o if mine is not None and mine.mark is game.x.mark else game.x
     if other.is_bot:
-        level = game.level.value if game.level is not None else "?"
+        level = level_name(texts, game.level) if game.level is not None else "?"
+        # Translators: the bot as the opponent in /ttt history: "against me (level easy)".
         return texts.gettext("me (level {level})", level=level)
     return f"<@{other.user_id}>"
 
 
 def _outcome(texts: Texts, game: GameView, user_id: int) -> str:
     if game.result is GameResult.DRAW:
-        return texts.gettext("draw")
+        return texts.pgettext("game outcome", "draw")
     winner = game.winner
     if winner is not None and winner.user_id == user_id:
+        # Translators: the outcome in /ttt history: "#12 3x3 against @bob: won 2 hours ago".
         return texts.gettext("won")
+    # Translators: the outcome in /ttt history: "#12 3x3 against @bob: lost 2 hours ago".
     return texts.gettext("lost")
 
 
@@ -148,12 +153,14 @@ def history_line(texts: Texts, game: GameView, user_id: int) -> str:
     ).rstrip()
     if game.message_id is not None and game.message_channel_id is not None:
         url = jump_url(game.guild_id, game.message_channel_id, game.message_id)
+        # Translators: a link to the game's board message in /ttt history; keep [ ] and ( ).
         line += " · " + texts.gettext("[board]({url})", url=url)
     return line
 
 
 def history_embed(texts: Texts, games: FinishedGames) -> discord.Embed:
     """``/ttt history``: the latest finished games, newest first."""
+    # Translators: the title of /ttt history.
     embed = discord.Embed(title=texts.gettext("Latest games"), colour=COLOUR_REVIEW)
     if not games.games:
         embed.description = texts.gettext("<@{user}> has no finished game here yet.", user=games.user_id)
