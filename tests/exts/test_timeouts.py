@@ -79,7 +79,7 @@ async def test_a_player_who_does_not_move_loses_on_time(
     await emu.wait_for(lambda: "ran out of time" in message.text, DEADLINE_GUARD, "the turn clock to run out")
     assert f"<@{dev_table['bob'].id}> ran out of time" in message.text
     assert all(button.disabled for button in cells(message))
-    assert controls(message) == ["Rematch", "Review"]
+    assert controls(message) == ["Rematch", "Review", "Replay"]
     assert edited_by_channel_api(emu, message)
 
 

@@ -12,12 +12,10 @@ from bot.bot import Interaction
 from bot.engine import WIN_LENGTH, Level
 from bot.exts.games.audience import personal
 from bot.exts.games.handlers.base import TTT, GamesCogBase, actor_of, choice_of, handled
-from bot.exts.games.messages import GameMessage, answer
 from bot.exts.games.places import place_of, require_public_answers
 from bot.exts.games.refusals import LevelWithOpponent, UnknownMember
 from bot.exts.games.render.answers import cancelled_text, cell_choice_name, move_summary, resigned_text
-from bot.exts.games.render.common import MessageText, jump_url, nobody
-from bot.exts.games.render.hint import hint_embed
+from bot.exts.games.render.common import jump_url
 from bot.exts.games.respond import tell, within_deadline
 from bot.i18n import N_
 from bot.services import Actor, First, NotDone
@@ -189,7 +187,4 @@ class GameCommands(GamesCogBase):
     @handled
     async def hint(self, interaction: Interaction) -> None:
         """``/ttt hint``: the engine's verdict on every free cell, privately."""
-        work = self.service.hint(place_of(interaction), actor_of(interaction))
-        hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        embed = hint_embed(personal(interaction), hint)
-        await answer(interaction, GameMessage(MessageText(None, embed, nobody())), ephemeral=True)
+        await self._show_hint(interaction, None)
