@@ -57,6 +57,7 @@ REALISTIC: dict[str, object] = {
     "mark": "❌ X",
     "engine": "O",
     "level": " (perfect)",
+    "theme": "high contrast",
     "cell": "e5",
     "cells": 25,
     "last": "e5",

@@ -27,6 +27,7 @@ from bot.exts.games.audience import Audience
 from bot.exts.games.render.board import game_text, is_challenge_message, moved_text
 from bot.exts.games.render.common import Card, MessageText, jump_url
 from bot.exts.games.render.pieces import UNICODE_PIECES, Pieces
+from bot.exts.games.themes import ThemePieces
 from bot.exts.games.views import board_view, card_view, challenge_view
 from bot.i18n import Texts
 from bot.services import GameService, GameView, NotDone
@@ -96,7 +97,7 @@ class GameMessage:
 
 def compose(game: GameView, texts: Texts, pieces: Pieces = UNICODE_PIECES) -> GameMessage:
     """The message for ``game`` as it stands, in ``texts``' language: a challenge, or a board."""
-    card = game_text(texts, game)
+    card = game_text(texts, game, pieces)
     if is_challenge_message(game):
         return GameMessage.of_card(card, challenge_view(game, texts, card))
     return GameMessage.of_card(card, board_view(game, texts, pieces, card))
@@ -196,10 +197,14 @@ class BoardPublisher:
         self._failed: set[int] = set()
         self.order = EditOrder()
         self.audience = Audience(client, service)
+        self.pieces = ThemePieces()
 
     async def compose(self, game: GameView, interaction: Interaction | None = None) -> GameMessage:
-        """The public message for ``game``, in its audience's language (see :class:`Audience`)."""
-        return compose(game, await self.audience.public(game, interaction))
+        """The public message for ``game``, in its audience's language (see :class:`Audience`), with
+        its theme's pieces."""
+        audience = self.audience
+        pieces = self.pieces.of(await audience.theme(game))
+        return compose(game, await audience.public(game, interaction), pieces)
 
     async def answer_click(self, interaction: Interaction, game: GameView) -> None:
         """Answer a button's click by editing its message to show ``game`` (or only acknowledge it,

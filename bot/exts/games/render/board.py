@@ -19,7 +19,6 @@ from bot.exts.games.render.common import (
     Card,
     heading,
     level_name,
-    mark_label,
     nobody,
     players_only,
     size_label,
@@ -27,6 +26,7 @@ from bot.exts.games.render.common import (
     timestamp,
     who,
 )
+from bot.exts.games.render.pieces import UNICODE_PIECES, Pieces
 from bot.i18n import N_, Texts
 from bot.services import EndReason, GameResult, GameStatus
 from bot.services.results import GameView, PlayerView
@@ -46,7 +46,7 @@ def _winner_sentence(texts: Texts, game: GameView) -> str:
     return texts.gettext("{winner} wins!", winner=who(winner))
 
 
-def status_sentence(texts: Texts, game: GameView) -> str:
+def status_sentence(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) -> str:
     """One sentence on where the game stands: whose turn it is, or how it ended."""
     if game.status is GameStatus.PENDING:
         challenged = game.challenged
@@ -58,8 +58,8 @@ def status_sentence(texts: Texts, game: GameView) -> str:
         if side is None:
             return texts.gettext("The game is running.")
         if side.is_bot:
-            return texts.gettext("{name} is thinking ({mark}).", name=who(side), mark=mark_label(side.mark))
-        return texts.gettext("{name} to move ({mark}).", name=who(side), mark=mark_label(side.mark))
+            return texts.gettext("{name} is thinking ({mark}).", name=who(side), mark=pieces.text(side.mark))
+        return texts.gettext("{name} to move ({mark}).", name=who(side), mark=pieces.text(side.mark))
     if game.status is GameStatus.FINISHED:
         return _winner_sentence(texts, game)
     if game.status is GameStatus.EXPIRED:
@@ -87,15 +87,15 @@ def colour_of(game: GameView) -> discord.Colour:
     return COLOUR_ENDED
 
 
-def _side_line(texts: Texts, game: GameView, side: PlayerView) -> str:
-    line = f"{mark_label(side.mark)}: {who(side)}"
+def _side_line(texts: Texts, game: GameView, side: PlayerView, pieces: Pieces) -> str:
+    line = f"{pieces.text(side.mark)}: {who(side)}"
     if side.is_bot and game.level is not None:
         # Translators: after the bot's name on a board: its playing level (easy, medium, hard, perfect).
         line += " " + texts.gettext("(level: {level})", level=level_name(texts, game.level))
     return line
 
 
-def board_text(texts: Texts, game: GameView) -> Card:
+def board_text(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) -> Card:
     """The words of a game's board message; the buttons (``views.board_view``) are the board itself.
 
     Each fact is said once. The top says what must ping or be read aloud first (whose turn it
@@ -103,8 +103,8 @@ def board_text(texts: Texts, game: GameView) -> Card:
     bottom, under the buttons, holds the last move in words, the turn clock and how to play.
     """
     title = texts.gettext("Tic-tac-toe ({size})", size=size_label(texts, game))
-    top = [heading(title), status_sentence(texts, game)]
-    top += [_side_line(texts, game, side) for side in game.players]
+    top = [heading(title), status_sentence(texts, game, pieces)]
+    top += [_side_line(texts, game, side, pieces) for side in game.players]
     bottom = []
     if game.last_cell is not None:
         mark = game.cells[game.last_cell]
@@ -112,7 +112,7 @@ def board_text(texts: Texts, game: GameView) -> Card:
         if mark is None:
             bottom.append(texts.gettext("Last move: {cell}", cell=shown))
         else:
-            bottom.append(texts.gettext("Last move: {mark} at {cell}", mark=mark_label(mark), cell=shown))
+            bottom.append(texts.gettext("Last move: {mark} at {cell}", mark=pieces.text(mark), cell=shown))
     side = game.to_move
     if game.is_active and side is not None and not side.is_bot and game.deadline is not None:
         bottom.append(texts.gettext("Your time runs out {when}.", when=timestamp(game.deadline)))
@@ -124,7 +124,7 @@ def board_text(texts: Texts, game: GameView) -> Card:
     return Card(colour_of(game), "\n".join(top), "\n".join(bottom), players_only(game))
 
 
-def challenge_text(texts: Texts, game: GameView) -> Card:
+def challenge_text(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) -> Card:
     """A pending challenge, or how it ended (declined, expired, cancelled) once it did."""
     challenged = game.challenged
     challenger = game.player(game.challenger_id)
@@ -159,7 +159,7 @@ def challenge_text(texts: Texts, game: GameView) -> Card:
             )
         # Translators: a challenge's footer: the number the game will have.
         footer = texts.gettext("Game {game}", game=game.id)
-    top = [heading(title), lead, *(_side_line(texts, game, side) for side in game.players)]
+    top = [heading(title), lead, *(_side_line(texts, game, side, pieces) for side in game.players)]
     pinged = [discord.Object(id=challenged.user_id)] if challenged and challenged.user_id else []
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=pinged)
     return Card(colour_of(game), "\n".join(top), small_print(footer), mentions)
@@ -184,9 +184,11 @@ def is_challenge_message(game: GameView) -> bool:
     return game.status is GameStatus.CANCELLED and game.ply == 0
 
 
-def game_text(texts: Texts, game: GameView) -> Card:
+def game_text(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) -> Card:
     """The text of the game's public message: its challenge or its board."""
-    return challenge_text(texts, game) if is_challenge_message(game) else board_text(texts, game)
+    if is_challenge_message(game):
+        return challenge_text(texts, game, pieces)
+    return board_text(texts, game, pieces)
 
 
 BUTTON_LABELS = {

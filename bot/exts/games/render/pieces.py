@@ -13,6 +13,7 @@ import discord
 
 from bot.engine import Mark
 from bot.exts.games.render.common import MARK_EMOJI
+from bot.i18n import N_, Texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,3 +36,22 @@ UNICODE_PIECES = Pieces(
     discord.PartialEmoji(name=MARK_EMOJI[Mark.X]), discord.PartialEmoji(name=MARK_EMOJI[Mark.O])
 )
 """❌ and ⭕: the pieces every theme falls back to."""
+
+THEME_NAMES = {
+    # Translators: a theme of the board's pieces: the emoji ❌ and ⭕.
+    "classic": N_("classic"),
+    # Translators: a theme of the board's pieces: black and white, thick, readable without colour.
+    "contrast": N_("high contrast"),
+    # Translators: a theme of the board's pieces: glowing pink and cyan lines.
+    "neon": N_("neon"),
+    # Translators: a theme of the board's pieces: as if drawn in chalk on a green board.
+    "chalk": N_("chalk"),
+    # Translators: a theme of the board's pieces: white on red and blue tiles.
+    "candy": N_("candy"),
+}
+"""Every theme's name, as its choice in ``/ttt settings`` and ``/ttt start`` says it."""
+
+
+def theme_name(texts: Texts, theme: str) -> str:
+    """A theme's name in the reader's language."""
+    return texts.gettext(THEME_NAMES.get(theme, THEME_NAMES["classic"]))
