@@ -29,7 +29,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("starter_theme")
+    # Dropped in place (SQLite 3.35+ can): a batch would copy ``games`` into a new table, and
+    # dropping the old one would take every move with it (their foreign key cascades).
+    op.drop_column("games", "starter_theme")
     with op.batch_alter_table("server_settings") as batch:
         batch.drop_column("theme")
