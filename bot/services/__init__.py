@@ -35,11 +35,13 @@ from bot.services.results import (
     Replay,
     Verdict,
 )
-from bot.services.server_rules import SettingsChange, SettingsView
+from bot.services.server_rules import DEFAULT_THEME, THEMES, SettingsChange, SettingsView, check_theme
 from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
 from bot.states import EndReason, GameResult, GameStatus
 
 __all__ = [
+    "DEFAULT_THEME",
+    "THEMES",
     "Actor",
     "CellVerdict",
     "Clock",
@@ -77,5 +79,6 @@ __all__ = [
     "SettingsView",
     "Unavailable",
     "Verdict",
+    "check_theme",
     "utc_now",
 ]
