@@ -25,8 +25,8 @@ ANSWER_TIMEOUT = 30.0
 START_TIMEOUT = 120.0
 OUT = Path("docs")
 
-VS_ENGINE = ("b2", "a1", "c3")
-"""Alice's cells against the engine on 3x3 (the engine answers each)."""
+VS_ENGINE = ("b2", "a1", "c3", "a3", "c1")
+"""Alice's cells against the engine on 3x3, the first free one each turn (the engine answers each)."""
 DUEL = ("c3", "b2", "d4", "b4", "b3", "d3", "c2", "c4")
 """The 5x5 game's cells, alice and bob in turn (alice has X)."""
 
@@ -38,12 +38,21 @@ async def _answered(it: Interaction) -> Message:
 
 
 def _cell(message: Message, name: str) -> str:
-    """The custom id of the board's cell ``name`` (its label starts with the name)."""
+    """The custom id of the board's free cell ``name`` (its label starts with the name)."""
     for row in message.rows:
         for button in row:
-            if (button.label or "").split(" ")[0] == name and button.custom_id is not None:
+            if (button.label or "").split(" ")[0] == name and button.custom_id and not button.disabled:
                 return button.custom_id
-    raise LookupError(f"no cell {name} on the board: {[[b.label for b in row] for row in message.rows]}")
+    raise LookupError(f"no free cell {name} on the board: {[[b.label for b in row] for row in message.rows]}")
+
+
+def _first_free(message: Message, names: Sequence[str]) -> str:
+    for name in names:
+        try:
+            return _cell(message, name)
+        except LookupError:
+            continue
+    raise LookupError(f"none of {names} is free")
 
 
 async def _board_after(
@@ -77,7 +86,7 @@ def _picture(emu: DiscordEmulator, message: Message) -> Image.Image:
     world = emu.world
     names = {str(user.id): user.global_name or user.username for user in world.users.values()}
     names |= {str(channel.id): channel.name or "" for channel in world.channels.values()}
-    emoji = {str(found.id): found.data for found in world.application_emojis.by_id.values()}
+    emoji = {str(found.id): found.image for found in world.application_emojis.by_id.values()}
     return render_message(message_payload(message), names=names, emoji_images=emoji)
 
 
@@ -96,9 +105,9 @@ async def draw_boards(out: Path, workdir: Path) -> list[Path]:
             three, five = emu.channel(guild, "three"), emu.channel(guild, "five")
 
             await _answered(await emu.slash(three, alice, "ttt start", size=3, level="perfect"))
-            for index, name in enumerate(VS_ENGINE[:2]):
-                board = await _wait_turn(emu, three, 2 * index)
-                await _answered(await emu.click(board, _cell(board, name), alice))
+            for turn in range(2):
+                board = await _wait_turn(emu, three, 2 * turn)
+                await _answered(await emu.click(board, _first_free(board, VS_ENGINE), alice))
             small = await _wait_turn(emu, three, 4)
 
             challenge = await _answered(await emu.slash(five, alice, "ttt start", opponent=bob, size=5))
