@@ -3,7 +3,9 @@
 The real bot runs against the Discord emulator with a SQLite database of its own; members play
 a 3x3 game against the engine and a 5x5 game against each other to a position in the middle;
 each board is then drawn from its message as Discord would show it
-(:mod:`bench.message_picture`), with the application's own emoji where the bot uses them.
+(:mod:`bench.message_picture`), with the application's own emoji where the bot uses them. Then an
+admin picks each theme in turn with ``/ttt settings theme``, ``/ttt board`` shows the 3x3 game
+in it, and the boards are put side by side in one picture of the themes.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from bench.message_picture import render_message
-from discord_emulator import Channel, DiscordEmulator, Interaction, Member, Message
+from bench.message_picture import BACKGROUND, HEADER, font, render_message
+from bot.services import THEMES
+from discord_emulator import Channel, DiscordEmulator, Interaction, Member, Message, Perm
 from discord_emulator.payloads import message_payload
 from discord_emulator.process import BotProcess
 
@@ -120,13 +123,45 @@ async def draw_boards(out: Path, workdir: Path) -> list[Path]:
                 path = out / name
                 _picture(emu, message).save(path, optimize=True)
                 written.append(path)
+
+            admins = emu.create_role(guild, "Admins", permissions=Perm.MANAGE_GUILD)
+            admin = emu.create_member(guild, "carol", roles=[admins])
+            themed = []
+            for theme in THEMES:
+                await _answered(await emu.slash(three, admin, "ttt settings", theme=theme))
+                themed.append(_picture(emu, await _answered(await emu.slash(three, alice, "ttt board"))))
+            path = out / "themes.png"
+            side_by_side(themed, THEMES).save(path, optimize=True)
+            written.append(path)
             await bot.terminate()
     return written
 
 
+def side_by_side(
+    pictures: Sequence[Image.Image], captions: Sequence[str], columns: int = 3, scale: float = 0.6
+) -> Image.Image:
+    """The pictures in a grid of ``columns``, each shrunk by ``scale`` under its caption, in reading order."""
+    small = [
+        p.resize((round(p.width * scale), round(p.height * scale)), Image.Resampling.LANCZOS)
+        for p in pictures
+    ]
+    caption_height = 24
+    width, height = max(p.width for p in small), max(p.height for p in small) + caption_height
+    rows = -(-len(small) // columns)
+    sheet = Image.new("RGB", (width * min(columns, len(small)), height * rows), BACKGROUND)
+    draw = ImageDraw.Draw(sheet)
+    for index, (picture, caption) in enumerate(zip(small, captions, strict=True)):
+        left, top = (index % columns) * width, (index // columns) * height
+        draw.text((left + 16, top + 6), caption, font=font(bold=True, size=14), fill=HEADER)
+        sheet.paste(picture, (left, top + caption_height))
+    return sheet
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--out", type=Path, default=OUT, help="folder for board-3x3.png and board-5x5.png")
+    parser.add_argument(
+        "--out", type=Path, default=OUT, help="folder for board-3x3.png, board-5x5.png, themes.png"
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as workdir:

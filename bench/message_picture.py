@@ -55,7 +55,7 @@ ACTION_ROW, BUTTON, SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, SEPARATOR, 
 )
 
 
-def _font(bold: bool, size: int) -> ImageFont.FreeTypeFont:
+def font(*, bold: bool, size: int) -> ImageFont.FreeTypeFont:
     """DejaVu Sans, which matplotlib ships, so every machine that runs the project has it."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     path = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / name
@@ -102,14 +102,20 @@ def render_message(
 def _author_line(canvas: Canvas, name: str) -> int:
     draw = canvas.draw
     draw.ellipse((MARGIN, MARGIN, MARGIN + AVATAR, MARGIN + AVATAR), fill=BUTTON_COLOURS[1])
-    draw.text((MARGIN + AVATAR / 2, MARGIN + AVATAR / 2), "#", font=_font(True, 20), fill=HEADER, anchor="mm")
-    font = _font(True, 15)
-    draw.text((CONTENT_LEFT, MARGIN), name, font=font, fill=HEADER)
-    x = CONTENT_LEFT + draw.textlength(name, font=font) + 6
-    tag = _font(True, 10)
+    draw.text(
+        (MARGIN + AVATAR / 2, MARGIN + AVATAR / 2),
+        "#",
+        font=font(bold=True, size=20),
+        fill=HEADER,
+        anchor="mm",
+    )
+    typeface = font(bold=True, size=15)
+    draw.text((CONTENT_LEFT, MARGIN), name, font=typeface, fill=HEADER)
+    x = CONTENT_LEFT + draw.textlength(name, font=typeface) + 6
+    tag = font(bold=True, size=10)
     draw.rounded_rectangle((x, MARGIN + 3, x + 30, MARGIN + 17), 3, fill=BUTTON_COLOURS[1])
     draw.text((x + 15, MARGIN + 10), "APP", font=tag, fill=HEADER, anchor="mm")
-    draw.text((x + 38, MARGIN + 3), "Today at 12:00", font=_font(False, 11), fill=MUTED)
+    draw.text((x + 38, MARGIN + 3), "Today at 12:00", font=font(bold=False, size=11), fill=MUTED)
     return MARGIN + 24
 
 
@@ -177,10 +183,10 @@ def _row(canvas: Canvas, row: Mapping[str, Any], x: int, y: int, width: int) -> 
 
 def _button(canvas: Canvas, button: Mapping[str, Any], x: int, y: int) -> int:
     """One button; the x just right of it. A disabled button is drawn at half strength, as Discord does."""
-    font = _font(False, 13)
+    typeface = font(bold=False, size=13)
     label = str(button.get("label") or "")
     emoji = button.get("emoji")
-    width = 16 + (22 if emoji else 0) + (int(canvas.draw.textlength(label, font=font)) if label else 0)
+    width = 16 + (22 if emoji else 0) + (int(canvas.draw.textlength(label, font=typeface)) if label else 0)
     width = max(width + (0 if label else -6), 40)
     fill = BUTTON_COLOURS.get(int(button.get("style", 2)), BUTTON_COLOURS[2])
     face = Image.new("RGB", (width, BUTTON_HEIGHT), fill)
@@ -190,7 +196,7 @@ def _button(canvas: Canvas, button: Mapping[str, Any], x: int, y: int) -> int:
         _emoji(canvas, face, emoji, left, (BUTTON_HEIGHT - 20) // 2)
         left += 24
     if label:
-        draw.text((left, BUTTON_HEIGHT // 2), label, font=font, fill=HEADER, anchor="lm")
+        draw.text((left, BUTTON_HEIGHT // 2), label, font=typeface, fill=HEADER, anchor="lm")
     if button.get("disabled"):
         face = Image.blend(Image.new("RGB", face.size, BACKGROUND), face, 0.55)
     mask = Image.new("L", face.size, 0)
@@ -215,8 +221,10 @@ def _emoji(
     elif emoji.get("name") == "⭕":
         draw.ellipse((x + 1, y + 1, x + size - 1, y + size - 1), outline=RED, width=max(2, size // 5))
     else:
-        font = _font(False, max(8, size * 3 // 5))
-        draw.text((x, y + size // 2), str(emoji.get("name", "?"))[:2], font=font, fill=HEADER, anchor="lm")
+        typeface = font(bold=False, size=max(8, size * 3 // 5))
+        draw.text(
+            (x, y + size // 2), str(emoji.get("name", "?"))[:2], font=typeface, fill=HEADER, anchor="lm"
+        )
 
 
 INLINE = re.compile(
@@ -261,12 +269,12 @@ def _line(
     height = int(size * 1.35)
     left = x
     for text, strong, kind in pieces:
-        font = _font(strong, size)
-        length = size + 2 if kind == EMOJI else canvas.draw.textlength(text, font=font)
+        typeface = font(bold=strong, size=size)
+        length = size + 2 if kind == EMOJI else canvas.draw.textlength(text, font=typeface)
         if left + length > x + width and left > x:
             left, y = x, y + height
             text = text.lstrip()
-            length = size + 2 if kind == EMOJI else canvas.draw.textlength(text, font=font)
+            length = size + 2 if kind == EMOJI else canvas.draw.textlength(text, font=typeface)
         if kind == EMOJI:
             _emoji(
                 canvas, canvas.image, {"id": text} if text.isdigit() else {"name": text}, int(left), y, size
@@ -274,10 +282,10 @@ def _line(
         elif kind == MENTIONED:
             box = (left, y + 1, left + length + 4, y + height - 1)
             canvas.draw.rounded_rectangle(box, 3, fill=MENTION_BACKGROUND)
-            canvas.draw.text((left + 2, y), text, font=font, fill=MENTION_TEXT)
+            canvas.draw.text((left + 2, y), text, font=typeface, fill=MENTION_TEXT)
             length += 4
         else:
-            canvas.draw.text((left, y), text, font=font, fill=colour)
+            canvas.draw.text((left, y), text, font=typeface, fill=colour)
         left += length
     return y + height
 
@@ -308,5 +316,7 @@ def _relative(seconds: float) -> str:
 
 def _unknown(canvas: Canvas, what: str, x: int, y: int, width: int) -> int:
     canvas.draw.rounded_rectangle((x, y, x + width, y + 28), 4, outline=MUTED)
-    canvas.draw.text((x + 8, y + 14), f"({what}: not drawn)", font=_font(False, 12), fill=MUTED, anchor="lm")
+    canvas.draw.text(
+        (x + 8, y + 14), f"({what}: not drawn)", font=font(bold=False, size=12), fill=MUTED, anchor="lm"
+    )
     return y + 28
