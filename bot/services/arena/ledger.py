@@ -26,13 +26,19 @@ class Encounter:
 
 @dataclass
 class PlayerLedger:
-    """One player's account: every finished game, every opponent met (finished or not), the bye."""
+    """One player's account: every finished game, every opponent met (finished or not), the bye.
+
+    Filled in by :class:`Ledger` as it reads the rounds, and only read after that.
+    """
 
     entrant: Entrant
     encounters: list[Encounter] = field(default_factory=list)
     met: set[int] = field(default_factory=set)
     marks: list[Mark] = field(default_factory=list)
     bye_round: int | None = None
+    game_points: Fraction = Fraction(0)
+    colour_balance: int = 0
+    """Games as X minus games as O, of every game paired so far."""
 
     @property
     def player(self) -> int:
@@ -47,13 +53,7 @@ class PlayerLedger:
     @property
     def score(self) -> Fraction:
         """Points from finished games, plus the bye's."""
-        played = sum((encounter.points for encounter in self.encounters), Fraction(0))
-        return played + (BYE_POINTS if self.had_bye else Fraction(0))
-
-    @property
-    def colour_balance(self) -> int:
-        """Games as X minus games as O, of every game paired so far."""
-        return sum(1 if mark is Mark.X else -1 for mark in self.marks)
+        return self.game_points + (BYE_POINTS if self.had_bye else Fraction(0))
 
     @property
     def last_mark(self) -> Mark | None:
@@ -112,10 +112,11 @@ class Ledger:
                     raise BadRecordError(f"round {record.number}: {player} and {opponent} met before")
                 account.met.add(opponent)
                 account.marks.append(mark)
+                account.colour_balance += 1 if mark is Mark.X else -1
                 if game.result is not None:
-                    account.encounters.append(
-                        Encounter(record.number, opponent, mark, game.result.points(mark))
-                    )
+                    points = game.result.points(mark)
+                    account.encounters.append(Encounter(record.number, opponent, mark, points))
+                    account.game_points += points
         if record.bye is not None:
             account = self.players[record.bye]
             if account.had_bye:

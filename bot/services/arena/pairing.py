@@ -45,8 +45,8 @@ def pair_round(entrants: Iterable[Entrant], rounds: Sequence[RoundRecord]) -> Ro
     for bye in _bye_candidates(ranked):
         field = [account for account in ranked if account is not bye]
         for balanced in (True, False):
-            if _pairable(field, balanced):
-                pairs = _pair(field, balanced)
+            pairs = _pair(field, balanced)
+            if pairs is not None:
                 return RoundPlan(
                     number=number,
                     pairings=tuple(_sides(high, low, board) for board, (high, low) in enumerate(pairs)),
@@ -82,8 +82,47 @@ def _pairable(field: Sequence[PlayerLedger], balanced: bool) -> bool:
     return has_perfect_matching([account.player for account in field], edges)
 
 
-def _pair(field: list[PlayerLedger], balanced: bool) -> list[tuple[PlayerLedger, PlayerLedger]]:
-    """A perfect pairing of ``field`` (known to exist), the top-ranked player paired first."""
+def _pair(field: list[PlayerLedger], balanced: bool) -> list[tuple[PlayerLedger, PlayerLedger]] | None:
+    """The first pairing of ``field`` in preference order, the top-ranked player first; None if none.
+
+    "First" as in a dictionary: the top player meets the most preferred opponent with whom the rest
+    can still be paired, and so on down. A short backtracking search finds it (or that there is
+    none) at once in nearly every round; where it would take long, the oracle settles each choice.
+    """
+    try:
+        return _search(field, balanced, [SEARCH_BUDGET])
+    except _OutOfBudgetError:
+        return _pair_by_oracle(field, balanced) if _pairable(field, balanced) else None
+
+
+SEARCH_BUDGET = 4000
+"""The candidate pairs the backtracking search may try before the oracle settles each choice."""
+
+
+class _OutOfBudgetError(Exception):
+    """The backtracking search tried too many candidates."""
+
+
+def _search(
+    left: list[PlayerLedger], balanced: bool, budget: list[int]
+) -> list[tuple[PlayerLedger, PlayerLedger]] | None:
+    if not left:
+        return []
+    top, rest = left[0], left[1:]
+    for opponent in _preferred(top, rest):
+        if not _may_meet(top, opponent, balanced):
+            continue
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _OutOfBudgetError
+        remaining = [account for account in rest if account is not opponent]
+        found = _search(remaining, balanced, budget)
+        if found is not None:
+            return [(top, opponent), *found]
+    return None
+
+
+def _pair_by_oracle(field: list[PlayerLedger], balanced: bool) -> list[tuple[PlayerLedger, PlayerLedger]]:
     pairs: list[tuple[PlayerLedger, PlayerLedger]] = []
     left = list(field)
     while left:
