@@ -11,17 +11,18 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, delete, func, select, update
+from sqlalchemy import Table, delete, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.db import statements as sql
-from bot.db.models import Arena, ArenaPairing, ArenaPlayer, ArenaRound
-from bot.states import ArenaStatus, GameResult
+from bot.db.models import Arena, ArenaPairing, ArenaPlayer, ArenaRound, Game
+from bot.states import LIVE_STATUSES, ArenaStatus, GameResult, GameStatus
 
 ARENAS: Table = Arena.__table__  # type: ignore[assignment]
 ARENA_PLAYERS: Table = ArenaPlayer.__table__  # type: ignore[assignment]
 ARENA_ROUNDS: Table = ArenaRound.__table__  # type: ignore[assignment]
 ARENA_PAIRINGS: Table = ArenaPairing.__table__  # type: ignore[assignment]
+GAMES: Table = Game.__table__  # type: ignore[assignment]
 
 LIVE_ARENA_STATUSES = (ArenaStatus.OPEN, ArenaStatus.RUNNING)
 
@@ -86,6 +87,14 @@ class ArenaQueries:
             .limit(limit)
         )
         return [Arena(**row) for row in rows]
+
+    async def next_lobby_close(self) -> datetime | None:
+        """When the earliest open arena's lobby closes; None when no arena is open."""
+        rows = await self._read(
+            select(func.min(ARENAS.c.starts_at).label("at")).where(ARENAS.c.status == ArenaStatus.OPEN)
+        )
+        at: datetime | None = rows[0]["at"] if rows else None
+        return at
 
     async def arenas_with_status(self, status: ArenaStatus) -> list[Arena]:
         """Every arena with ``status``, oldest first."""
@@ -252,6 +261,63 @@ class ArenaQueries:
             .values(result=result)
         )
         return bool(changed.rowcount == 1)
+
+    async def arena_rated(self, arena_id: int) -> bool:
+        """Whether the arena's games count for the ratings (False for an arena that does not exist)."""
+        rows = await self._read(select(ARENAS.c.rated).where(ARENAS.c.id == arena_id))
+        return bool(rows[0]["rated"]) if rows else False
+
+    async def ended_unrecorded_games(
+        self, limit: int = 100
+    ) -> list[tuple[ArenaPairing, GameStatus, GameResult | None]]:
+        """Pairings of the current round of running arenas whose game is over but has no result noted
+        yet, each with how its game ended."""
+        current = ARENA_PAIRINGS.join(
+            ARENAS,
+            (ARENAS.c.id == ARENA_PAIRINGS.c.arena_id)
+            & (ARENAS.c.current_round == ARENA_PAIRINGS.c.round_number)
+            & (ARENAS.c.status == ArenaStatus.RUNNING),
+        ).join(GAMES, GAMES.c.id == ARENA_PAIRINGS.c.game_id)
+        rows = await self._read(
+            select(ARENA_PAIRINGS, GAMES.c.status.label("game_status"), GAMES.c.result.label("game_result"))
+            .select_from(current)
+            .where(ARENA_PAIRINGS.c.result.is_(None), GAMES.c.status.not_in(LIVE_STATUSES))
+            .limit(limit)
+        )
+        found = []
+        for row in rows:
+            values = dict(row)
+            status, result = values.pop("game_status"), values.pop("game_result")
+            found.append((ArenaPairing(**values), status, result))
+        return found
+
+    async def arenas_with_round_done(self, limit: int = 100) -> list[Arena]:
+        """Running arenas every game of whose current round has its result noted."""
+        undecided = exists().where(
+            ARENA_PAIRINGS.c.arena_id == ARENAS.c.id,
+            ARENA_PAIRINGS.c.round_number == ARENAS.c.current_round,
+            ARENA_PAIRINGS.c.result.is_(None),
+        )
+        rows = await self._read(
+            select(ARENAS)
+            .where(ARENAS.c.status == ArenaStatus.RUNNING, ~undecided)
+            .order_by(ARENAS.c.id)
+            .limit(limit)
+        )
+        return [Arena(**row) for row in rows]
+
+    async def arenas_with_games_to_make(self) -> list[Arena]:
+        """Running arenas with a pairing of their current round that has neither a game nor a result."""
+        waiting = exists().where(
+            ARENA_PAIRINGS.c.arena_id == ARENAS.c.id,
+            ARENA_PAIRINGS.c.round_number == ARENAS.c.current_round,
+            ARENA_PAIRINGS.c.result.is_(None),
+            ARENA_PAIRINGS.c.game_id.is_(None),
+        )
+        rows = await self._read(
+            select(ARENAS).where(ARENAS.c.status == ArenaStatus.RUNNING, waiting).order_by(ARENAS.c.id)
+        )
+        return [Arena(**row) for row in rows]
 
     async def pairing_of_game(self, game_id: int) -> ArenaPairing | None:
         """The arena pairing whose game is ``game_id``; None for a game outside arenas."""

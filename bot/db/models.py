@@ -139,6 +139,9 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    arena_id: Mapped[int | None] = mapped_column(Integer)
+    """The arena whose round the game belongs to; null for every other game. No foreign key: on
+    SQLite adding one would rebuild the table, and a game outlives nothing it points to here."""
 
 
 class Move(Base):

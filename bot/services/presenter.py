@@ -49,4 +49,5 @@ def game_view(game: Game, board: Board, names: Mapping[int, str], bot_name: str)
         finished_at=game.finished_at,
         starter_locale=game.starter_locale,
         interactions_only=game.interactions_only,
+        arena_id=game.arena_id,
     )

@@ -107,6 +107,8 @@ class GameView:
     """The locale of the player who started the game (see :attr:`Actor.locale`)."""
     interactions_only: bool = False
     """Its board can be shown only in answer to a request (a click, a command); see :class:`Place`."""
+    arena_id: int | None = None
+    """The arena whose round the game belongs to, if any."""
 
     @property
     def players(self) -> tuple[PlayerView, PlayerView]:

@@ -3,7 +3,8 @@
 ``arenas`` holds one tournament in one channel (at most one open or running per channel, a
 partial unique index as for games); ``arena_players`` its players with their seed and the round
 after which they left; ``arena_rounds`` each round's message and bye; ``arena_pairings`` each
-round's games, with the game played in its thread and the result.
+round's games, with the game played in its thread and the result. ``games.arena_id`` names the
+arena a game belongs to.
 
 Revision ID: 0008
 Revises: 0007
@@ -128,9 +129,14 @@ def upgrade() -> None:
     op.create_index("uq_arena_pairings_game_id", "arena_pairings", ["game_id"], unique=True)
     op.create_index("ix_arena_pairings_arena_id_x_player_id", "arena_pairings", ["arena_id", "x_player_id"])
     op.create_index("ix_arena_pairings_arena_id_o_player_id", "arena_pairings", ["arena_id", "o_player_id"])
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("arena_id", sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
+    # Not in batch mode: on SQLite that would rebuild ``games``, and dropping the old table would
+    # take every move with it (ON DELETE CASCADE). SQLite drops a plain column in place.
+    op.drop_column("games", "arena_id")
     op.drop_table("arena_pairings")
     op.drop_table("arena_rounds")
     op.drop_table("arena_players")
