@@ -333,3 +333,33 @@ async def test_a_process_runs_only_its_own_shards_arenas(
     assert len(await mine.arena_rounds_to_set_up()) == 1
     await other.close()
     await mine.close()
+
+
+async def test_a_leave_before_the_game_is_made_decides_the_pairing_and_a_field_of_one_ends_the_arena(
+    service: GameService,
+) -> None:
+    await open_with(service, 3)
+    update = await service.start_arena(HERE, ALICE)
+    assert update.new_round is not None
+    [pairing] = update.new_round.pairings
+    assert update.new_round.bye is not None
+    leaver = BY_ID[pairing.x.user_id]
+    left = await service.leave_arena(HERE, leaver)
+    assert left.ended_games == ()  # no game was made for the pairing yet
+    assert await service.create_arena_game(pairing.arena_id, 1, pairing.board, thread()) is None
+    # The round is over: the two players left meet in round 2.
+    assert left.new_round is not None and left.new_round.number == 2
+    [second] = left.new_round.pairings
+    assert leaver.user_id not in (second.x.user_id, second.o.user_id) and left.new_round.bye is None
+    with pytest.raises(refusals.NotInArena):
+        await service.leave_arena(HERE, leaver)
+    other = BY_ID[second.o.user_id]
+    place = thread()
+    game = await service.create_arena_game(second.arena_id, 2, second.board, place)
+    assert game is not None
+    gone = await service.leave_arena(HERE, other)
+    assert [g.result for g in gone.ended_games] == [GameResult.X_WON]
+    # One player is left: no round can be paired, so the arena is over.
+    assert gone.new_round is None and gone.arena.status is ArenaStatus.FINISHED
+    assert gone.arena.standings[0].player.user_id == second.x.user_id
+    assert [s.player.active for s in gone.arena.standings].count(True) == 1
