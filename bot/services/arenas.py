@@ -23,6 +23,9 @@ from bot.db import Arena, ArenaPairing, ArenaPlayer, ArenaRound, Game, LostRaceE
 from bot.engine import Board
 from bot.services import metrics, refusals, rules
 from bot.services.arena import (
+    MAX_ROUNDS,
+    MIN_PLAYERS,
+    MIN_ROUNDS,
     Entrant,
     NoPairingLeftError,
     PlayedGame,
@@ -46,12 +49,10 @@ from bot.services.endings import end
 from bot.services.results import Actor, GameView, Place
 from bot.states import ArenaStatus, EndReason, GameResult, GameStatus
 
-MIN_PLAYERS = 3
 MAX_PLAYERS = 64
 """The most players an arena takes: 32 games a round, 32 threads."""
 LOBBY_MINUTES = (1, 60)
 DEFAULT_LOBBY_MINUTES = 5
-ROUNDS = (1, 9)
 
 _SWISS_RESULT = {GameResult.X_WON: Result.X_WON, GameResult.O_WON: Result.O_WON, GameResult.DRAW: Result.DRAW}
 
@@ -74,7 +75,7 @@ class Arenas:
         if place.parent_id is not None:
             raise refusals.ArenaInThread()
         rules.check_size(size)
-        if rounds is not None and not ROUNDS[0] <= rounds <= ROUNDS[1]:
+        if rounds is not None and not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
             raise refusals.BadArenaRounds()
         if not LOBBY_MINUTES[0] <= minutes <= LOBBY_MINUTES[1]:
             raise refusals.BadLobbyMinutes()
