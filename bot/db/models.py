@@ -129,6 +129,8 @@ class Game(Base):
     message_channel_id: Mapped[int | None] = mapped_column(BigInteger)
     starter_locale: Mapped[str | None] = mapped_column(String(16))
     """The Discord locale of the player who started the game: its public language outside servers."""
+    starter_theme: Mapped[str | None] = mapped_column(String(16))
+    """The theme the player who started the game chose: the look of its pieces outside servers."""
     interactions_only: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     """Where the bot has no access of its own (a group DM, a server without it): the board can only
     be edited in answer to a click or command, never by the bot alone."""
@@ -197,6 +199,8 @@ class ServerSettings(Base):
     """How long a challenge there waits for its answer; null: the bot's own setting."""
     default_level: Mapped[str | None] = mapped_column(String(16))
     """The bot's level in a game started there without one; null: perfect."""
+    theme: Mapped[str | None] = mapped_column(String(16))
+    """The look of the pieces on its boards; null: the default one."""
 
 
 class ServerChannel(Base):

@@ -43,11 +43,13 @@ from bot.services.results import (
     Replay,
     Verdict,
 )
-from bot.services.server_rules import SettingsChange, SettingsView
+from bot.services.server_rules import DEFAULT_THEME, THEMES, SettingsChange, SettingsView, check_theme
 from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
 from bot.states import ArenaStatus, EndReason, GameResult, GameStatus
 
 __all__ = [
+    "DEFAULT_THEME",
+    "THEMES",
     "Actor",
     "ArenaEntrantView",
     "ArenaStatus",
@@ -92,5 +94,6 @@ __all__ = [
     "StandingView",
     "Unavailable",
     "Verdict",
+    "check_theme",
     "utc_now",
 ]

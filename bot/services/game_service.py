@@ -301,6 +301,10 @@ class GameService:
         """
         return await self._servers.server_language(guild_id)
 
+    async def server_theme(self, guild_id: int) -> str:
+        """The theme a server chose for its boards' pieces (one of ``THEMES``), kept in memory once read."""
+        return await self._servers.server_theme(guild_id)
+
     async def server_settings(self, guild_id: int | None, *, may_manage: bool) -> SettingsView:
         """A server's settings, for a member who may manage it (see :meth:`change_server_settings`)."""
         return await self._servers.server_settings(guild_id, may_manage)
