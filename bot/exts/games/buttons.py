@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
+from bot.exts.games.arena_buttons import ArenaButton, is_arena_button
 from bot.exts.games.audience import personal
 from bot.exts.games.custom_ids import parse_custom_id
 from bot.exts.games.render.answers import NOT_THIS_GAME, STALE_BUTTON
@@ -31,6 +32,8 @@ async def answer_unknown_button(interaction: Interaction) -> None:
     if interaction.type is not discord.InteractionType.component:
         return
     custom_id = custom_id_of(interaction) or ""
+    if is_arena_button(custom_id) and has_button(interaction.message, custom_id):
+        return
     click = parse_custom_id(custom_id)
     if click is not None and has_button(interaction.message, custom_id):
         return
@@ -51,11 +54,11 @@ async def setup(bot: commands.Bot) -> None:
     """Register the persistent buttons and the answer to unknown ones (discord.py's extension hook)."""
     if not isinstance(bot, TicTacToeBot):
         raise TypeError("The buttons' extension needs a TicTacToeBot, which brings the gate.")
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, ArenaButton)
     bot.add_listener(answer_unknown_button, "on_interaction")
 
 
 async def teardown(bot: commands.Bot) -> None:
     """Unregister them (discord.py's extension hook)."""
     bot.remove_listener(answer_unknown_button, "on_interaction")
-    bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+    bot.remove_dynamic_items(*DYNAMIC_ITEMS, ArenaButton)

@@ -18,6 +18,7 @@ from typing import Any
 from discord import app_commands
 
 from bot.bot import Interaction, TicTacToeBot
+from bot.exts.games.handlers.arenas import ArenaCommands
 from bot.exts.games.handlers.base import TTT
 from bot.exts.games.handlers.clicks import ClickHandling
 from bot.exts.games.handlers.games import GameCommands
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 ErrorHandler = Callable[[Interaction, app_commands.AppCommandError], Coroutine[Any, Any, Any]]
 
 
-class GamesCog(GameCommands, RecordCommands, SettingsCommands, ClickHandling, name="Games"):
+class GamesCog(GameCommands, RecordCommands, SettingsCommands, ArenaCommands, ClickHandling, name="Games"):
     """Tic-tac-toe: ``/ttt`` commands and the board's buttons."""
 
     ttt = TTT
@@ -74,6 +75,10 @@ class GamesCog(GameCommands, RecordCommands, SettingsCommands, ClickHandling, na
         except Exception:
             log.exception("Could not resume the bot's pending moves")
             games = []
+        try:
+            await self.arenas.resume()
+        except Exception:
+            log.exception("Could not set up the arena rounds left half made")
         finally:
             self.sweeper.start()
         for game in games:

@@ -30,6 +30,15 @@ class PrivateAnswersOnly(Refusal):
     )
 
 
+class ThreadsNotAllowed(Refusal):
+    """``/ttt arena open`` where the bot may not make its games' threads or speak in them."""
+
+    template = N_(
+        "An arena's games are played in threads: I need the permissions Create Public Threads and"
+        " Send Messages in Threads in this channel (a server admin can grant them)."
+    )
+
+
 class LevelWithOpponent(Refusal):
     """``/ttt start`` with both a member to challenge and a level, which is for games against the bot."""
 

@@ -14,6 +14,7 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 
+from bot.exts.games.arena_rounds import ArenaPublisher
 from bot.exts.games.messages import BoardPublisher
 from bot.services import GameService, utc_now
 
@@ -26,9 +27,12 @@ _AFTER_DEADLINE = 0.05
 class DeadlineSweeper:
     """Ends the games whose deadline passed (a challenge expired, a player out of time) and shows it."""
 
-    def __init__(self, service: GameService, publisher: BoardPublisher, interval: float) -> None:
+    def __init__(
+        self, service: GameService, publisher: BoardPublisher, interval: float, arenas: ArenaPublisher
+    ) -> None:
         self._service = service
         self._publisher = publisher
+        self._arenas = arenas
         self._interval = interval
         self._wake = asyncio.Event()
         self._planned: datetime | None = None
@@ -91,9 +95,11 @@ class DeadlineSweeper:
                 log.info("Game %s ended on time (%s)", game.id, game.status.value)
             await self._publisher.refresh(game)
         await self._publisher.retry_failed()
+        await self._arenas.sweep()
 
     async def _delay(self) -> float:
-        deadline = await self._service.next_deadline()
+        deadlines = [await self._service.next_deadline(), await self._service.next_arena_start()]
+        deadline = min((moment for moment in deadlines if moment is not None), default=None)
         if deadline is None:
             return self._interval
         wait = (deadline - utc_now()).total_seconds() + _AFTER_DEADLINE

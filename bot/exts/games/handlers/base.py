@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bot import Interaction, TicTacToeBot
+from bot.exts.games.arena_rounds import ArenaPublisher
 from bot.exts.games.audience import locale_of, personal
 from bot.exts.games.messages import BoardPublisher, GameMessage, MessageRef, answer, board_ref
 from bot.exts.games.places import bot_is_present, place_of, public_answers_allowed
@@ -99,7 +100,10 @@ class GamesCogBase(commands.Cog):
         self.bot = bot
         self.service = bot.service
         self.publisher = BoardPublisher(bot, bot.service)
-        self.sweeper = DeadlineSweeper(bot.service, self.publisher, bot.settings.sweep_interval_seconds)
+        self.arenas = ArenaPublisher(bot, bot.service, self.publisher)
+        self.sweeper = DeadlineSweeper(
+            bot.service, self.publisher, bot.settings.sweep_interval_seconds, self.arenas
+        )
 
     @contextlib.asynccontextmanager
     async def answering(
@@ -147,6 +151,7 @@ class GamesCogBase(commands.Cog):
             return None
         message_id = await self.publisher.refresh(game)
         self.sweeper.poke(game.deadline)
+        await self.arenas.game_ended(game)
         return ChangedGame(game, message_id)
 
     async def _show_new_board(self, interaction: Interaction, game: GameView) -> None:

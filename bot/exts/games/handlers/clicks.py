@@ -76,6 +76,7 @@ class ClickHandling(GamesCogBase):
             return
         self.sweeper.poke(game.deadline)
         await self._adopt_clicked(interaction, game)
+        await self.arenas.game_ended(game)
 
     def _board_work(self, place: Place, user: Actor, click: Click) -> Awaitable[GameView]:
         """The service's work for a click that changes the board: a move, a resignation, an answer."""

@@ -1,0 +1,114 @@
+"""Shows arenas on Discord: the arena's message, and each round's message, threads and boards.
+
+The service pairs the rounds; this sets each one up: a message for the round in the arena's
+channel, then for every pairing a message of its own (Discord starts one thread per message) with
+the game's thread started from it, both players added, and the game's normal board posted there.
+Setting up is idempotent: a pairing whose game exists is skipped, so after a restart
+:meth:`ArenaPublisher.resume` finishes a round that was half set up.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import aiohttp
+import discord
+
+from bot.exts.games.arena_buttons import arena_view, card_only
+from bot.exts.games.messages import BoardPublisher
+from bot.exts.games.render.arena import arena_card, pairing_card, round_card, thread_name
+from bot.exts.games.render.common import nobody
+from bot.i18n import Texts
+from bot.services import GameService, GameView, NotDone, Place
+from bot.services.arena_views import ArenaUpdate, ArenaView, PairingView, RoundView
+
+log = logging.getLogger(__name__)
+
+
+class ArenaPublisher:
+    """Brings arenas' messages up to date and sets up their rounds through the channel API."""
+
+    def __init__(self, client: discord.Client, service: GameService, boards: BoardPublisher) -> None:
+        self._client = client
+        self._service = service
+        self._boards = boards
+
+    async def layout(self, arena: ArenaView, *, too_few: bool = False) -> discord.ui.LayoutView:
+        """The arena's message, in the server's language."""
+        texts = await self._boards.audience.server(arena.guild_id)
+        return arena_view(arena_card(texts, arena, too_few=too_few), arena, texts)
+
+    async def show(self, update: ArenaUpdate, *, shown: bool = False) -> None:
+        """Show what an operation changed: the games it ended, the arena's message (unless the
+        interaction's answer ``shown`` it), and the new round's games."""
+        for game in update.ended_games:
+            await self._boards.refresh(game)
+        if not shown:
+            await self._edit_arena(update.arena, too_few=update.too_few)
+        if update.new_round is not None:
+            await self.set_up_round(update.arena, update.new_round)
+
+    async def game_ended(self, game: GameView) -> None:
+        """After a move, resignation or cancel ended ``game``: tell its arena, and show what follows."""
+        if game.arena_id is None or game.is_live:
+            return
+        try:
+            update = await self._service.arena_game_over(game.id)
+        except NotDone as error:
+            log.warning("Could not note the end of arena game %s (the sweep will): %s", game.id, error)
+            return
+        if update is not None:
+            await self.show(update)
+
+    async def sweep(self) -> None:
+        """Start the lobbies whose time is up, note games that ended on time, pair the rounds they end."""
+        for update in await self._service.sweep_arenas():
+            await self.show(update)
+
+    async def resume(self) -> None:
+        """After a restart: set up the rounds whose games were not all made."""
+        for update in await self._service.arena_rounds_to_set_up():
+            if update.new_round is not None:
+                await self.set_up_round(update.arena, update.new_round)
+
+    async def set_up_round(self, arena: ArenaView, played: RoundView) -> None:
+        """Post the round and start every pairing's game in a thread of its own."""
+        try:
+            texts = await self._boards.audience.server(arena.guild_id)
+            channel = self._client.get_partial_messageable(arena.channel_id, guild_id=arena.guild_id)
+            if played.message_id is None:
+                sent = await channel.send(
+                    view=card_only(round_card(texts, arena, played)), allowed_mentions=nobody()
+                )
+                await self._service.set_arena_round_message(arena.id, played.number, sent.id)
+            for pairing in played.pairings:
+                if pairing.game_id is None and pairing.result is None:
+                    await self._start_game(arena, pairing, channel, texts)
+        except (discord.HTTPException, aiohttp.ClientError, NotDone) as error:
+            log.warning(
+                "Could not set up round %s of arena %s (the next start retries): %r",
+                played.number,
+                arena.id,
+                error,
+            )
+
+    async def _start_game(
+        self, arena: ArenaView, pairing: PairingView, channel: discord.PartialMessageable, texts: Texts
+    ) -> None:
+        starter = await channel.send(view=card_only(pairing_card(texts, pairing)), allowed_mentions=nobody())
+        thread = await starter.create_thread(name=thread_name(texts, pairing))
+        for player in (pairing.x, pairing.o):
+            await thread.add_user(discord.Object(id=player.user_id))
+        place = Place(arena.guild_id, thread.id, interactions_only=False, parent_id=arena.channel_id)
+        game = await self._service.create_arena_game(arena.id, pairing.round_number, pairing.board, place)
+        if game is not None:
+            await self._boards.refresh(game)
+
+    async def _edit_arena(self, arena: ArenaView, *, too_few: bool = False) -> None:
+        if arena.message_id is None:
+            return
+        partial = self._client.get_partial_messageable(arena.channel_id).get_partial_message(arena.message_id)
+        try:
+            await partial.edit(view=await self.layout(arena, too_few=too_few), allowed_mentions=nobody())
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("Could not show arena %s on its message: %r", arena.id, error)
