@@ -58,9 +58,9 @@ class ArenaCommands(GamesCogBase):
     async def arena_open(
         self,
         interaction: Interaction,
-        rounds: int | None = None,
+        rounds: app_commands.Range[int, 1, 9] | None = None,
         size: int = 3,
-        minutes: int = DEFAULT_LOBBY_MINUTES,
+        minutes: app_commands.Range[int, 1, 60] = DEFAULT_LOBBY_MINUTES,
         rated: bool = True,
     ) -> None:
         """``/ttt arena open``: post the lobby; its opener is its first player."""

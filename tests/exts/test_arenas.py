@@ -1,0 +1,198 @@
+"""Arenas end to end: a Swiss tournament of nine members played in threads on the normal boards.
+
+The lobby takes joins (buttons and the command) and a leave; the opener starts it. Each round is
+posted in the channel, each game in a thread of its own made from its pairing's message; the games
+are won, drawn, resigned, forfeited by a player who leaves and lost on time, with a restart of the
+bot in the middle of a round. The final standings on the arena's message must be the Swiss rules'
+(:mod:`bot.services.arena`) for the results the test played, and no two players meet twice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+
+from bot.exts.games.render.arena import points_text
+from bot.services.arena import Entrant, PlayedGame, Result, RoundRecord, standings
+from discord_emulator import Channel, DiscordEmulator, Message, Perm
+from tests.support.bot import BotUnderTest
+from tests.support.tables import Table, answer, cells, click_cell, private_answer
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+SETUP_GUARD = 30.0
+"""Failure guard for a round's messages, threads and boards to appear."""
+TIMEOUT_GUARD = 60.0
+"""Failure guard for a game to be lost on time with the server's shortest turn clock (30 s)."""
+PLAYERS = [f"p{n}" for n in range(1, 10)]
+PAIRING = re.compile(r"Board (\d+): <@(\d+)> plays ❌ X, <@(\d+)> plays ⭕ O")
+STANDING = re.compile(r"(\d+)\. <@(\d+)>(?: \(left\))?: (\S+) points · Buchholz (\S+) · SB (\S+)")
+
+X_WINS = (0, 3, 1, 4, 2)
+O_WINS = (0, 4, 1, 2, 8, 6)
+DRAW = (0, 4, 8, 2, 6, 3, 5, 7, 1)
+
+
+@dataclass
+class ArenaGame:
+    """A pairing of a round: its message, its thread, its board and its players' user ids."""
+
+    starter: Message
+    thread: Channel
+    board: Message
+    x: int
+    o: int
+
+
+@pytest.fixture(scope="module")
+def table(emu: DiscordEmulator) -> Table:
+    return Table.create(emu, *PLAYERS, "late")
+
+
+@pytest.fixture(scope="module")
+def bot_settings(table: Table) -> dict[str, str]:
+    return {"DEV_GUILD_ID": str(table.guild.id)}
+
+
+def board_in(emu: DiscordEmulator, thread: Channel) -> Message | None:
+    boards = [message for message in emu.messages(thread) if len(message.rows) >= 3]
+    return boards[0] if boards else None
+
+
+async def round_games(emu: DiscordEmulator, table: Table, number: int, games: int) -> list[ArenaGame]:
+    """The games of round ``number`` once all are set up: posted, threaded, joined and on a board."""
+
+    def ready() -> list[ArenaGame] | None:
+        messages = emu.messages(table.channel)
+        starts = [i for i, m in enumerate(messages) if f"Round {number} of 3" in m.text and "Board" in m.text]
+        if not starts:
+            return None
+        found = []
+        for message in messages[starts[-1] + 1 :]:
+            match = PAIRING.fullmatch(message.text.strip())
+            if match is None or message.thread is None:
+                continue
+            board = board_in(emu, message.thread)
+            if board is None:
+                return None
+            found.append(ArenaGame(message, message.thread, board, int(match[2]), int(match[3])))
+        return found if len(found) == games else None
+
+    return await emu.wait_for(ready, SETUP_GUARD, f"round {number}'s {games} games")
+
+
+def name_of(table: Table, user_id: int) -> str:
+    return next(name for name, member in table.members.items() if member.id == user_id)
+
+
+async def play(table: Table, game: ArenaGame, moves: tuple[int, ...]) -> None:
+    """Play ``moves`` (cells, X first) on the game's board by its players' clicks."""
+    for ply, cell in enumerate(moves):
+        player = game.x if ply % 2 == 0 else game.o
+        await click_cell(table, game.board, cell, name_of(table, player))
+
+
+def results_of(moves: tuple[int, ...]) -> Result:
+    return {X_WINS: Result.X_WON, O_WINS: Result.O_WON, DRAW: Result.DRAW}[moves]
+
+
+async def test_an_arena_of_nine_plays_out_in_threads(
+    emu: DiscordEmulator, bot: BotUnderTest, table: Table
+) -> None:
+    await emu.wait_for_commands(table.guild)
+    lobby = await answer(await table.slash("p1", "ttt arena open", rounds=3, minutes=60))
+    assert [button.label for button in lobby.buttons] == ["Join", "Leave", "Start"]
+    join = lobby.button(label="Join").custom_id or ""
+    leave = lobby.button(label="Leave").custom_id or ""
+    start = lobby.button(label="Start").custom_id or ""
+
+    for name in PLAYERS[1:8]:
+        await answer(await table.click(lobby, join, name))
+    assert "already in" in await private_answer(await table.click(lobby, join, "p2"))
+    await answer(await table.click(lobby, join, "late"))
+    assert f"<@{table['late'].id}>" in lobby.text
+    await answer(await table.click(lobby, leave, "late"))
+    assert f"<@{table['late'].id}>" not in lobby.text
+    assert "joined" in await private_answer(await table.slash("p9", "ttt arena join"))
+    assert "Players (9)" in lobby.text
+    assert "Only the member who opened" in await private_answer(await table.click(lobby, start, "p2"))
+    assert "open" in await private_answer(await table.slash("p2", "ttt arena open"))
+
+    await answer(await table.click(lobby, start, "p1"))
+    seeds = {table[name].id: seed for seed, name in enumerate(PLAYERS)}
+    records: list[RoundRecord] = []
+    met: set[frozenset[int]] = set()
+
+    def note(number: int, games: list[ArenaGame], results: list[Result]) -> None:
+        playing = {player for game in games for player in (game.x, game.o)}
+        byes = [player for player in seeds if player not in playing and player not in left]
+        assert len(byes) == len(seeds) - len(left) - 2 * len(games)
+        for game in games:
+            pair = frozenset((game.x, game.o))
+            assert pair not in met, "two players met twice"
+            met.add(pair)
+        played = tuple(PlayedGame(g.x, g.o, r) for g, r in zip(games, results, strict=True))
+        records.append(RoundRecord(number, played, byes[0] if byes else None))
+
+    left: dict[int, int] = {}
+
+    # Round 1: a win, a draw, a resignation; the bot restarts; a win for O ends the round.
+    first = await round_games(emu, table, 1, 4)
+    for game in first:
+        assert {game.x, game.o} <= set(game.thread.thread_members)
+        assert game.thread.name.startswith("Round 1: ")
+    await play(table, first[0], X_WINS)
+    await play(table, first[1], DRAW)
+    await click_cell(table, first[2].board, 0, name_of(table, first[2].x))
+    resign = first[2].board.button(label="Resign").custom_id or ""
+    await answer(await table.click(first[2].board, resign, name_of(table, first[2].o)))
+    assert "resigned" in first[2].board.text
+    await bot.restart()
+    await play(table, first[3], O_WINS)
+    note(1, first, [Result.X_WON, Result.DRAW, Result.X_WON, Result.O_WON])
+
+    # Round 2: three games played, then a player of the fourth leaves the arena and forfeits it.
+    second = await round_games(emu, table, 2, 4)
+    outcomes = [X_WINS, DRAW, O_WINS]
+    for game, moves in zip(second, outcomes, strict=False):
+        await play(table, game, moves)
+    admins = emu.create_role(table.guild, "Admins", permissions=Perm.MANAGE_GUILD)
+    table.members["admin"] = emu.create_member(table.guild, "arena-admin", roles=[admins])
+    await private_answer(await table.slash("admin", "ttt settings", turn_timeout=30))
+    await click_cell(table, second[3].board, 4, name_of(table, second[3].x))
+    quitter = second[3].o
+    assert "left" in await private_answer(await table.slash(name_of(table, quitter), "ttt arena leave"))
+    await emu.wait_for(lambda: "resigned" in second[3].board.text, SETUP_GUARD, "the forfeit on the board")
+    note(2, second, [*map(results_of, outcomes), Result.X_WON])
+    left[quitter] = 2
+
+    # Round 3 (eight players, no bye): a win, a draw, a resignation, and a game lost on time.
+    third = await round_games(emu, table, 3, 4)
+    await play(table, third[0], X_WINS)
+    await play(table, third[1], DRAW)
+    await play(table, third[2], O_WINS)
+    await emu.wait_for(lambda: "Final standings" in lobby.text, TIMEOUT_GUARD, "the last game lost on time")
+    assert "ran out of time" in third[3].board.text
+    note(3, third, [Result.X_WON, Result.DRAW, Result.O_WON, Result.O_WON])
+
+    entrants = [Entrant(player, seed, left.get(player)) for player, seed in seeds.items()]
+    expected = {
+        line.player: (
+            line.rank,
+            points_text(line.points),
+            points_text(line.buchholz),
+            points_text(line.sonneborn_berger),
+        )
+        for line in standings(entrants, records)
+    }
+    shown = {
+        int(user): (int(rank), points, buchholz, sb)
+        for rank, user, points, buchholz, sb in STANDING.findall(lobby.text)
+    }
+    assert shown == expected
+    assert "🥇 1." in lobby.text
+    assert lobby.buttons == []
+    assert "Final standings" in await private_answer(await table.slash("p5", "ttt arena standings"))
+    assert len(met) == 12
