@@ -18,7 +18,7 @@ from bot.exts.games.render.arena import points_text
 from bot.services.arena import Entrant, PlayedGame, Result, RoundRecord, standings
 from discord_emulator import Channel, DiscordEmulator, Message, Perm
 from tests.support.bot import BotUnderTest
-from tests.support.tables import Table, answer, cells, click_cell, private_answer
+from tests.support.tables import Table, answer, click_cell, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -27,7 +27,7 @@ SETUP_GUARD = 30.0
 TIMEOUT_GUARD = 60.0
 """Failure guard for a game to be lost on time with the server's shortest turn clock (30 s)."""
 PLAYERS = [f"p{n}" for n in range(1, 10)]
-PAIRING = re.compile(r"Board (\d+): <@(\d+)> plays ❌ X, <@(\d+)> plays ⭕ O")
+PAIRING = re.compile(r"Game (\d+): <@(\d+)> plays ❌ X, <@(\d+)> plays ⭕ O")
 STANDING = re.compile(r"(\d+)\. <@(\d+)>(?: \(left\))?: (\S+) points · Buchholz (\S+) · SB (\S+)")
 
 X_WINS = (0, 3, 1, 4, 2)
@@ -66,7 +66,7 @@ async def round_games(emu: DiscordEmulator, table: Table, number: int, games: in
 
     def ready() -> list[ArenaGame] | None:
         messages = emu.messages(table.channel)
-        starts = [i for i, m in enumerate(messages) if f"Round {number} of 3" in m.text and "Board" in m.text]
+        starts = [i for i, m in enumerate(messages) if f"Round {number} of 3" in m.text and "Game" in m.text]
         if not starts:
             return None
         found = []

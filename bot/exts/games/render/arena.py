@@ -18,8 +18,8 @@ PODIUM = ("🥇", "🥈", "🥉")
 MEDAL_COLOUR = discord.Colour.gold()
 
 ARENA_HEADING = N_("🏆 Arena")
-# Translators: what an arena plays, under its heading; {rounds} is a number.
-ARENA_FORMAT = N_("{size}x{size} boards · {rounds} rounds")
+# Translators: what an arena plays, under its heading; {rounds} is how many rounds.
+ARENA_FORMAT = N_("{size}x{size} boards · rounds: {rounds}")
 # Translators: what an arena plays while the number of rounds is not fixed yet.
 ARENA_FORMAT_OPEN = N_("{size}x{size} boards · rounds set at the start")
 RATED = N_("rated")
@@ -39,7 +39,7 @@ STANDING_LINE = N_("{rank}. {name}: {points} points · Buchholz {buchholz} · SB
 # Translators: after a player's name in an arena's standings.
 LEFT = N_("(left)")
 # Translators: a game of an arena's round; {board} is its number, {x} and {o} are members.
-PAIRING_LINE = N_("Board {board}: {x} plays ❌ X, {o} plays ⭕ O")
+PAIRING_LINE = N_("Game {board}: {x} plays ❌ X, {o} plays ⭕ O")
 # Translators: the player of an arena's round who sits out with one point.
 BYE_LINE = N_("{name} has the bye this round (1 point).")
 # Translators: the name of the thread of an arena game (at most 100 characters in all).
