@@ -48,7 +48,10 @@ class ArenaGame:
 
 @pytest.fixture(scope="module")
 def table(emu: DiscordEmulator) -> Table:
-    return Table.create(emu, *PLAYERS, "late")
+    table = Table.create(emu, *PLAYERS, "late")
+    admins = emu.create_role(table.guild, "Admins", permissions=Perm.MANAGE_GUILD)
+    table.members["admin"] = emu.create_member(table.guild, "arena-admin", roles=[admins])
+    return table
 
 
 @pytest.fixture(scope="module")
@@ -158,8 +161,6 @@ async def test_an_arena_of_nine_plays_out_in_threads(
     outcomes = [X_WINS, DRAW, O_WINS]
     for game, moves in zip(second, outcomes, strict=False):
         await play(table, game, moves)
-    admins = emu.create_role(table.guild, "Admins", permissions=Perm.MANAGE_GUILD)
-    table.members["admin"] = emu.create_member(table.guild, "arena-admin", roles=[admins])
     await private_answer(await table.slash("admin", "ttt settings", turn_timeout=30))
     await click_cell(table, second[3].board, 4, name_of(table, second[3].x))
     quitter = second[3].o
@@ -196,3 +197,31 @@ async def test_an_arena_of_nine_plays_out_in_threads(
     assert lobby.buttons == []
     assert "Final standings" in await private_answer(await table.slash("p5", "ttt arena standings"))
     assert len(met) == 12
+
+
+async def test_arena_requests_are_refused_politely_and_change_nothing(
+    emu: DiscordEmulator, bot: BotUnderTest, table: Table
+) -> None:
+    closed = table.new_channel("no-threads")
+    emu.set_overwrite(closed, emu.bot_member(table.guild), deny=Perm.CREATE_PUBLIC_THREADS)
+    refusal = await private_answer(await table.slash("p1", "ttt arena open", where=closed))
+    assert "Create Public Threads" in refusal
+    assert "Open an arena" not in refusal
+    assert emu.messages(closed) == []
+    french = await private_answer(await table.slash("p1", "ttt arena open", where=closed, locale="fr"))
+    assert "Créer des fils publics" in french
+
+    hall = table.new_channel("hall")
+    lobby = await answer(await table.slash("p3", "ttt arena open", where=hall))
+    assert "Players (1)" in lobby.text
+    assert "no arena" in await private_answer(await table.slash("p4", "ttt arena join", where=closed))
+    assert "Only the member who opened" in await private_answer(
+        await table.slash("p4", "ttt arena cancel", where=hall)
+    )
+    assert "at least 3 players" in await private_answer(
+        await table.slash("p3", "ttt arena start", where=hall)
+    )
+    assert "not in this arena" in await private_answer(await table.slash("p4", "ttt arena leave", where=hall))
+    assert "cancelled" in await private_answer(await table.slash("admin", "ttt arena cancel", where=hall))
+    await emu.wait_for(lambda: "This arena was cancelled." in lobby.text, SETUP_GUARD, "the lobby to say so")
+    assert lobby.buttons == []

@@ -35,6 +35,7 @@ def bot_settings() -> dict[str, str]:
 
 
 SUB_COMMAND = 1
+SUB_COMMAND_GROUP = 2
 
 
 def game_of(message: Message) -> int:
@@ -62,8 +63,13 @@ async def test_commands_are_synced_with_descriptions_choices_and_installable_eve
         "history",
         "review",
         "replay",
+        "arena",
     }
-    for sub in subcommands.values():
+    arena = subcommands.pop("arena")
+    assert arena["type"] == SUB_COMMAND_GROUP and arena["description"]
+    arena_commands = {option["name"]: option for option in arena["options"]}
+    assert set(arena_commands) == {"open", "join", "leave", "start", "cancel", "standings"}
+    for sub in [*subcommands.values(), *arena_commands.values()]:
         assert sub["type"] == SUB_COMMAND and sub["description"]
         for option in sub.get("options", []):
             assert option["description"], f"/ttt {sub['name']} {option['name']} has no description"

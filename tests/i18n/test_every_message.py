@@ -111,6 +111,12 @@ REALISTIC: dict[str, object] = {
     "high": 86400,
     "given": -1234567890,
     "limit": 25,
+    "rounds": 9,
+    "board": 32,
+    "opener": MENTION,
+    "points": "8½",
+    "buchholz": "40½",
+    "sb": "32¼",
     "settings": "DATABASE_URL, DISCORD_API_BASE, DEV_GUILD_ID, SYNC_COMMANDS, AUTO_MIGRATE, LOG_LEVEL",
 }
 """A realistic value for each placeholder name the messages use."""
