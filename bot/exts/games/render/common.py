@@ -82,11 +82,6 @@ def who(side: PlayerView) -> str:
     return f"<@{side.user_id}>"
 
 
-def mark_label(mark: Mark) -> str:
-    """A mark as shown in text: its emoji and its letter (``❌ X``)."""
-    return f"{MARK_EMOJI[mark]} {mark.value}"
-
-
 def timestamp(moment: datetime, style: str = "R") -> str:
     """A Discord timestamp each reader sees in their own language and time zone (``R``: "in 2 minutes")."""
     return f"<t:{int(moment.timestamp())}:{style}>"
