@@ -50,4 +50,5 @@ def game_view(game: Game, board: Board, names: Mapping[int, str], bot_name: str)
         starter_locale=game.starter_locale,
         starter_theme=game.starter_theme,
         interactions_only=game.interactions_only,
+        arena_id=game.arena_id,
     )

@@ -111,6 +111,8 @@ class GameView:
     """The theme the player who started the game chose (see :attr:`Actor.theme`)."""
     interactions_only: bool = False
     """Its board can be shown only in answer to a request (a click, a command); see :class:`Place`."""
+    arena_id: int | None = None
+    """The arena whose round the game belongs to, if any."""
 
     @property
     def players(self) -> tuple[PlayerView, PlayerView]:
