@@ -143,18 +143,18 @@ async def test_stats_show_the_rating_chart_once_there_are_rated_games(
 ) -> None:
     table = Table.create(emu, "alice", "bob")
     before = await answer(await table.slash("alice", "ttt stats"))
-    assert before.attachments == [] and pictures(before) == []
+    assert before.attachments == [] and not (before.embeds[0].get("image") or {}).get("url")
     await finished_game(table, "alice", "bob")
     after = await answer(await table.slash("alice", "ttt stats"))
     assert before.ephemeral and after.ephemeral
     (chart,) = after.attachments
     assert chart["filename"] == "rating.png" and chart["content_type"] == "image/png"
-    assert pictures(after) == [chart["url"]]
+    assert after.embeds[0]["image"]["url"] == chart["url"], "the chart is the stats embed's image"
     picture = Image.open(io.BytesIO(emu.rest.uploads.data(chart)))
     assert picture.format == "PNG" and picture.size == (chart["width"], chart["height"])
     colours = {colour for _, colour in picture.convert("RGB").getcolors(maxcolors=1 << 16) or []}
     assert ImageColor.getrgb(SERVER_COLOUR) in colours, "the server's line"
-    assert "blue in this server, red across all servers" in after.display_text
+    assert "blue in this server, red across all servers" in after.embeds[0]["footer"]["text"]
 
 
 async def test_a_finished_5x5_board_offers_rematch_review_and_replay(

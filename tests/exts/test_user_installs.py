@@ -114,9 +114,9 @@ async def test_a_challenge_in_a_group_dm_is_played_to_its_end_by_buttons(
     assert refused == "That game was played in a conversation you were not part of."
 
     stats = await answer(await friends.slash("alice", "ttt stats"))
-    shown = stats.display_text
-    assert "**Against members**\n1W 0L 0D" in shown
-    assert "**Rating**\nThis server: unrated" in shown and "1 game," in shown
+    fields = {item["name"]: item["value"] for item in stats.embeds[0]["fields"]}
+    assert fields["Against members"] == "1W 0L 0D"
+    assert "This server: unrated" in fields["Rating"] and "1 game," in fields["Rating"]
     leaders = await answer(await friends.slash("alice", "ttt leaderboard", scope="server"))
     assert heading(leaders) == "Leaderboard: global", "outside servers the ratings are global"
     assert friends.channel_api_calls() == []

@@ -2,7 +2,8 @@
 
 Each function answers one interaction with one service call; the words come from
 :mod:`bot.exts.games.render.review` and :mod:`bot.exts.games.render.records`. Reviews, game
-lists and stats are ephemeral; a replay is a public message whose GIF carries alt text.
+lists and stats are ephemeral; a replay is a public message whose GIF carries alt text. Every
+answer is a card in the board's colours but the stats, an embed whose image is the rating chart.
 """
 
 from __future__ import annotations
@@ -90,7 +91,21 @@ async def show_stats(
     stats, chart = await within_deadline(interaction, work, thinking=True, ephemeral=True)
     embed = stats_embed(texts, stats, user_id)
     picture = _show_chart(texts, embed, chart)
-    await send_card(interaction, card_of(embed), file=picture, ephemeral=True)
+    await send_embed(interaction, embed, file=picture)
+
+
+async def send_embed(interaction: Interaction, embed: discord.Embed, *, file: discord.File | None) -> None:
+    """Answer ``interaction`` (or fill in its deferred "thinking...") with ``embed`` and its picture, to
+    the asker alone.
+
+    The stats stay an embed, not a card: the interface other tools rely on shows the rating chart as
+    the embed's image.
+    """
+    files = [] if file is None else [file]
+    if interaction.response.is_done():
+        await interaction.edit_original_response(embed=embed, attachments=files)
+        return
+    await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
 
 async def _stats_with_chart(
