@@ -62,12 +62,22 @@ class ArenaPublisher:
 
     async def sweep(self) -> None:
         """Start the lobbies whose time is up, note games that ended on time, pair the rounds they end."""
-        for update in await self._service.sweep_arenas():
+        try:
+            updates = await self._service.sweep_arenas()
+        except NotDone as error:
+            log.warning("Could not sweep the arenas (the next sweep tries again): %s", error)
+            return
+        for update in updates:
             await self.show(update)
 
     async def resume(self) -> None:
         """After a restart: set up the rounds whose games were not all made."""
-        for update in await self._service.arena_rounds_to_set_up():
+        try:
+            updates = await self._service.arena_rounds_to_set_up()
+        except NotDone as error:
+            log.warning("Could not find the arena rounds left half made (the sweep goes on): %s", error)
+            return
+        for update in updates:
             if update.new_round is not None:
                 await self.set_up_round(update.arena, update.new_round)
 
