@@ -22,9 +22,9 @@ from bot.engine.oracle import EXACT_SIZES, score_moves, table_scores
 from bot.engine.scores import PROVEN
 from bot.engine.search import RootResult, searcher
 
-SEARCHED_SIZES: tuple[int, ...] = (5,)
-"""Sizes whose moves come from the deepening search within the time budget, never from the
-book or the prover (which serve only :func:`~bot.engine.analysis.analyze` there)."""
+POOLED_SIZES: tuple[int, ...] = (5,)
+"""Sizes whose replies are never answered at once: even where the book holds a position's values,
+choosing cunningly among its best moves proves positions past the book, within the budget."""
 
 CUNNING_SHARE = 0.25
 """The share of the time budget ``perfect`` may spend, past the tables, choosing among equally good moves
@@ -71,9 +71,9 @@ def answers_at_once(board: Board) -> bool:
     True for every 3x3 position still going on and for the 4x4 positions the opening
     book covers; then :func:`choose_move` and :func:`~bot.engine.analysis.analyze` search
     nothing, so a caller can run them inline instead of sending them to a process pool.
-    Never on 5x5, whose moves are searched (:data:`SEARCHED_SIZES`).
+    Never on 5x5 (:data:`POOLED_SIZES`).
     """
-    return board.size not in SEARCHED_SIZES and not board.is_over and table_scores(board) is not None
+    return board.size not in POOLED_SIZES and not board.is_over and table_scores(board) is not None
 
 
 def choose_move(
@@ -88,7 +88,7 @@ def choose_move(
     """
     started = time.perf_counter()
     profile = PROFILES[level]
-    known = None if board.size in SEARCHED_SIZES else table_scores(board)
+    known = table_scores(board)
     if known is not None and level is Level.PERFECT:
         # The common case, kept to a dictionary look-up: a solved position at the top level.
         if not known.best:
@@ -97,6 +97,8 @@ def choose_move(
             return known.best[0]
         if known.top <= -PROVEN:
             best = _prefer_blocks(board, known.best)
+        elif known.top == 0 and board.size in POOLED_SIZES:
+            best = cunning_moves(board, known.best, budget_ms * CUNNING_SHARE)
         elif known.top == 0:
             best = cunning_from_tables(board, known.best)
         else:
@@ -106,7 +108,7 @@ def choose_move(
         raise IllegalMoveError(GAME_OVER)
     rng = random.Random(seed)
     blunder = profile.mistake_rate > 0 and rng.random() < profile.mistake_rate
-    if board.size in EXACT_SIZES:
+    if board.size in EXACT_SIZES or level is Level.PERFECT:
         result = score_moves(board, budget_ms, all_values=blunder)
     else:
         result = searcher(board.size).search(
