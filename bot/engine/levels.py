@@ -2,9 +2,10 @@
 
 ``perfect`` always plays a best move; among equally good ones it prefers those that
 give a person the most chances to go wrong (:mod:`bot.engine.cunning`), at random
-among those, so games vary. The weaker levels play the same engine but, on a share
-of their moves, pick a move that is worse than the best on purpose; on 5x5, where the engine searches
-instead of knowing, they also look fewer plies ahead. The strength order is
+among those, so games vary. On 5x5 it plays from proven values (the book, then the
+prover within the budget; the heuristic search only decides what the prover cannot settle in time).
+The weaker levels play the same engine but, on a share of their moves, pick a move that is worse
+than the best on purpose; on 5x5 they search instead, looking fewer plies ahead. The strength order is
 measured, not assumed: see the level round-robin in ``bench/``.
 """
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from bot.engine.board import Board
 from bot.engine.cunning import cunning_from_tables, cunning_moves
 from bot.engine.errors import IllegalMoveError
-from bot.engine.oracle import EXACT_SIZES, score_moves, table_scores
+from bot.engine.oracle import EXACT_SIZES, Known, score_moves, table_scores
 from bot.engine.scores import PROVEN
 from bot.engine.search import RootResult, searcher
 
@@ -90,20 +91,7 @@ def choose_move(
     profile = PROFILES[level]
     known = table_scores(board)
     if known is not None and level is Level.PERFECT:
-        # The common case, kept to a dictionary look-up: a solved position at the top level.
-        if not known.best:
-            raise IllegalMoveError(GAME_OVER)
-        if len(known.best) == 1:
-            return known.best[0]
-        if known.top <= -PROVEN:
-            best = _prefer_blocks(board, known.best)
-        elif known.top == 0 and board.size in POOLED_SIZES:
-            best = cunning_moves(board, known.best, budget_ms * CUNNING_SHARE)
-        elif known.top == 0:
-            best = cunning_from_tables(board, known.best)
-        else:
-            best = known.best
-        return random.Random(seed).choice(best)
+        return _perfect_from_table(board, known, seed, budget_ms)
     if board.is_over:
         raise IllegalMoveError(GAME_OVER)
     rng = random.Random(seed)
@@ -120,6 +108,23 @@ def choose_move(
         if worse:
             return rng.choice(worse)
     return rng.choice(_among_best(board, level, result, budget_ms, started))
+
+
+def _perfect_from_table(board: Board, known: Known, seed: int | None, budget_ms: int) -> int:
+    """``perfect``'s move where a table holds every move's value: the common case, kept to look-ups."""
+    if not known.best:
+        raise IllegalMoveError(GAME_OVER)
+    if len(known.best) == 1:
+        return known.best[0]
+    if known.top <= -PROVEN:
+        best = _prefer_blocks(board, known.best)
+    elif known.top == 0 and board.size in POOLED_SIZES:
+        best = cunning_moves(board, known.best, budget_ms * CUNNING_SHARE)
+    elif known.top == 0:
+        best = cunning_from_tables(board, known.best)
+    else:
+        best = known.best
+    return random.Random(seed).choice(best)
 
 
 def _among_best(
