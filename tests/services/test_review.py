@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import multiprocessing
 import random
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -24,6 +26,7 @@ from tests.services.helpers import (
     THERE,
     X_WINS,
     ManualClock,
+    make_service,
     play_game,
 )
 
@@ -110,10 +113,25 @@ async def test_4x4_verdicts_proven_by_search_agree_with_the_solver(service: Game
         board = board.play(move.cell)
 
 
-async def test_5x5_verdicts_cut_by_the_time_budget_say_so(service: GameService) -> None:
+async def test_5x5_verdicts_cut_by_the_time_budget_say_so(
+    database_url: str, settings: ServiceSettings, clock: ManualClock
+) -> None:
     """Up to 5 marks the 5x5 book answers; the 7th move's position (``...../...../..O../OX.XO/..X..``)
-    takes the prover about 2 s to settle, far past the 200 ms budget."""
-    service.settings = dataclasses.replace(service.settings, review_budget_ms=200)
+    takes the prover about 2 s to settle from an empty table, far past the 200 ms budget.
+
+    The prover's table lives as long as its process, and other tests prove parts of this
+    position, so the engine here runs in a new process of its own, which starts empty.
+    """
+    settings = dataclasses.replace(settings, review_budget_ms=200)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as fresh_process:
+        service = make_service(database_url, settings, clock, fresh_process)
+        try:
+            await check_5x5_verdicts_cut_by_the_budget(service)
+        finally:
+            await service.close()
+
+
+async def check_5x5_verdicts_cut_by_the_budget(service: GameService) -> None:
     game = await service.challenge(HERE, ALICE, BOB, size=5)
     await service.accept(HERE, BOB, game.id)
     names = ["b4", "c3", "d4", "a4", "c5", "e4", "a1"]
