@@ -6,8 +6,7 @@
 answered, then the gateway, the engine pool and the database are closed.
 
 The bot connects to the gateway first and opens the game service meanwhile
-(:meth:`TicTacToeBot.setup_hook`): the database layer, the service and the games are imported
-in a thread from the login on, then the schema is brought to the newest migration (the CLI's
+(:meth:`TicTacToeBot.setup_hook`): the schema is brought to the newest migration (the CLI's
 upgrade, when ``AUTO_MIGRATE`` is on), the service built and the games extension loaded;
 interactions that arrive before wait for it at the gate. A database that cannot be prepared
 stops the bot, and :func:`run_bot` returns why.
@@ -23,7 +22,6 @@ import asyncio
 import contextlib
 import dataclasses
 import gc
-import importlib
 import logging
 import signal
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
@@ -46,9 +44,6 @@ log = logging.getLogger(__name__)
 
 GAMES_EXTENSION = "bot.exts.games"
 BUTTONS_EXTENSION = "bot.exts.games.buttons"
-SERVICE_MODULES = ("bot.composition", GAMES_EXTENSION)
-"""What opening the service imports (SQLAlchemy, the service, the cogs, the catalogues): in a thread,
-so that the event loop keeps serving the gateway meanwhile."""
 DRAIN_SECONDS = 10.0
 """At shutdown, how long to wait for interactions in flight before closing anyway."""
 REFUSAL_SECONDS = 3.0
@@ -65,11 +60,6 @@ in one line (``bot.cli.migrate.upgrade_schema`` for ``python -m bot run``)."""
 
 class ServiceNotOpenedError(Exception):
     """The database could not be prepared: the bot stops, and its message is the reason, in one line."""
-
-
-def _import_service_modules() -> None:
-    for name in SERVICE_MODULES:
-        importlib.import_module(name)
 
 
 def intents() -> discord.Intents:
@@ -105,7 +95,6 @@ class TicTacToeBot(commands.Bot):
         self.gate = InteractionGate()
         self._prepare_database = prepare_database
         self._service: GameService | None = None
-        self._imports: asyncio.Future[None] | None = None
         self._opening: asyncio.Task[None] | None = None
         self.failure: BaseException | None = None
         """Why the service could not open (the bot then stops); None while it opens or is open."""
@@ -130,12 +119,6 @@ class TicTacToeBot(commands.Bot):
             raise RuntimeError("The game service is not open yet: it opens after the bot logs in.")
         return self._service
 
-    async def login(self, token: str) -> None:
-        """Log in to Discord, importing the service's modules meanwhile (see :meth:`setup_hook`)."""
-        if self._imports is None:
-            self._imports = asyncio.ensure_future(asyncio.to_thread(_import_service_modules))
-        await super().login(token)
-
     async def setup_hook(self) -> None:
         """Start opening the game service and let the gateway connect meanwhile (discord.py's hook).
 
@@ -147,8 +130,6 @@ class TicTacToeBot(commands.Bot):
         if self.settings.uses_custom_api_base:
             await self._use_gateway_of_api()
         self.gate.hold()
-        if self._imports is not None:
-            await self._imports
         await self.load_extension(BUTTONS_EXTENSION)
         sync = self.settings.sync_commands
         sync_first = sync and not await self._commands_registered()
@@ -161,14 +142,12 @@ class TicTacToeBot(commands.Bot):
             await self._sync_commands()
 
     async def _open_service(self, *, sync: bool) -> None:
-        """Wait for the service's modules, prepare the database, build the service, load the games.
+        """Prepare the database, build the service, load the games.
 
         Then the interactions held at the gate are handled. On failure the bot stops, with
         :attr:`failure` saying why.
         """
         try:
-            if self._imports is not None:
-                await self._imports
             problem = await self._prepare_database() if self._prepare_database is not None else None
             if problem is not None:
                 raise ServiceNotOpenedError(problem)

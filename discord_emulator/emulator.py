@@ -14,7 +14,7 @@ from typing import Any, Literal, TypeVar
 
 from aiohttp import web
 
-from . import rest_commands, rest_core, rest_emojis, rest_interactions, rest_messages
+from . import rest_commands, rest_core, rest_emojis, rest_interactions, rest_messages, rest_threads
 from .faults import FaultInjector, RestFault
 from .gateway import GatewayServer, GatewaySession
 from .interactions import Interaction, InteractionFactory
@@ -111,6 +111,7 @@ class DiscordEmulator:
             + rest_messages.routes(self)
             + rest_interactions.routes(self)
             + rest_emojis.routes(self)
+            + rest_threads.routes(self)
         )
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway-resume", self.gateway.handle)

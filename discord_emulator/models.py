@@ -103,6 +103,10 @@ class Channel:
     owner_id: int | None = None
     auto_archive_duration: int = 1440
     """For a thread: minutes of inactivity before Discord archives it."""
+    archived: bool = False
+    """For a thread: archived (by inactivity, or as a test says); an archived thread takes no members."""
+    thread_members: dict[int, str] = field(default_factory=dict)
+    """For a thread: its members' user ids, each with when they joined (ISO 8601)."""
     with_bot: bool = True
     """For a DM or group DM: whether the bot is one of its ends (a DM with the bot) or not (a DM
     between users, a group DM), where it can be reached only through a user install."""

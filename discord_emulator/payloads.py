@@ -118,15 +118,32 @@ def channel_payload(
     if channel.is_thread:
         payload["owner_id"] = None if channel.owner_id is None else str(channel.owner_id)
         payload["thread_metadata"] = {
-            "archived": False,
+            "archived": channel.archived,
             "auto_archive_duration": channel.auto_archive_duration,
             "archive_timestamp": "2024-01-01T00:00:00+00:00",
             "locked": False,
         }
         payload["message_count"] = 0
-        payload["member_count"] = 1
+        payload["member_count"] = min(len(channel.thread_members), THREAD_MEMBER_COUNT_CAP)
     if with_guild_id and channel.guild_id is not None:
         payload["guild_id"] = str(channel.guild_id)
+    return payload
+
+
+THREAD_MEMBER_COUNT_CAP = 50
+"""A thread's ``member_count`` stops counting at 50, as Discord's does."""
+
+
+def thread_member_payload(thread: Channel, user_id: int, member: Member | None = None) -> dict[str, Any]:
+    """A thread member object; with ``member``, the guild member too (``with_member=true``)."""
+    payload: dict[str, Any] = {
+        "id": str(thread.id),
+        "user_id": str(user_id),
+        "join_timestamp": thread.thread_members[user_id],
+        "flags": 0,
+    }
+    if member is not None:
+        payload["member"] = member_payload(member)
     return payload
 
 

@@ -15,6 +15,7 @@ from .errors import (
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
     THREAD_ALREADY_CREATED,
+    THREAD_ARCHIVED,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
     UNKNOWN_MEMBER,
@@ -45,7 +46,14 @@ from .models import (
     User,
     utcnow,
 )
-from .payloads import channel_payload, member_payload, message_payload, role_payload
+from .payloads import (
+    THREAD_MEMBER_COUNT_CAP,
+    channel_payload,
+    member_payload,
+    message_payload,
+    role_payload,
+    thread_member_payload,
+)
 from .permissions import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Perm, channel_permissions
 from .snowflakes import SnowflakeFactory
 from .uploads import resolve_embed_files
@@ -65,6 +73,11 @@ DispatchHook = Callable[[int | None, str, dict[str, Any], int], None]
 
 SETTABLE_FLAGS = (1 << 2) | (1 << 12) | (1 << 15)
 """SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2: the flags a bot may set itself."""
+
+
+def _now() -> str:
+    """The current time as Discord writes it in a payload."""
+    return utcnow().isoformat()
 
 
 class World:
@@ -224,6 +237,7 @@ class World:
         guild = self.guilds[parent.guild_id]
         thread = self._add_channel(guild, name, PRIVATE_THREAD if private else PUBLIC_THREAD, parent)
         thread.owner_id = (owner or self.bot).id
+        thread.thread_members[thread.owner_id] = _now()
         self._dispatch(
             guild.id, "THREAD_CREATE", {**channel_payload(thread), "newly_created": True}, GUILDS_INTENT
         )
@@ -248,6 +262,7 @@ class World:
         guild = self.guilds[parent.guild_id]
         thread = self._add_channel(guild, name, PUBLIC_THREAD, parent, channel_id=message.id)
         thread.owner_id = self.bot.id
+        thread.thread_members[self.bot.id] = _now()
         thread.auto_archive_duration = auto_archive_duration
         message.thread = thread
         self._dispatch(
@@ -256,6 +271,68 @@ class World:
         self._dispatch_message("MESSAGE_UPDATE", message)
         self.notifier.notify()
         return thread
+
+    def _open_thread(self, thread: Channel) -> Guild:
+        """The guild of ``thread``, which must be a thread that is not archived (else Discord's errors)."""
+        if not thread.is_thread or thread.guild_id is None:
+            raise DiscordHTTPError(400, INVALID_CHANNEL_TYPE, "Cannot execute action on this channel type")
+        if thread.archived:
+            raise DiscordHTTPError(
+                400, THREAD_ARCHIVED, "Operation cannot be performed on an archived thread"
+            )
+        return self.guilds[thread.guild_id]
+
+    def add_thread_member(self, thread: Channel, user_id: int) -> None:
+        """Add a member of the thread's server to it (the bot itself when ``user_id`` is the bot's).
+
+        As Discord: the thread must not be archived, the bot must be able to send messages in it
+        (to add someone else), and adding a member twice changes nothing. THREAD_MEMBERS_UPDATE
+        reaches the bot when it is the one added, else only with the GUILD_MEMBERS intent.
+        """
+        guild = self._open_thread(thread)
+        if user_id != self.bot.id:
+            self.require_bot_permissions(thread, Perm.SEND_MESSAGES_IN_THREADS)
+        member = self.get_member(guild, user_id)
+        if user_id in thread.thread_members:
+            return
+        thread.thread_members[user_id] = _now()
+        added = {**thread_member_payload(thread, user_id, member), "presence": None}
+        self._thread_members_update(thread, guild, {"added_members": [added]}, user_id)
+
+    def remove_thread_member(self, thread: Channel, user_id: int) -> None:
+        """Take a member out of the thread (the bot itself when ``user_id`` is the bot's).
+
+        Removing someone else takes Manage Threads, or being the creator of a private thread.
+        """
+        guild = self._open_thread(thread)
+        if user_id != self.bot.id and not (thread.type == PRIVATE_THREAD and thread.owner_id == self.bot.id):
+            self.require_bot_permissions(thread, Perm.MANAGE_THREADS)
+        if thread.thread_members.pop(user_id, None) is None:
+            return
+        self._thread_members_update(thread, guild, {"removed_member_ids": [str(user_id)]}, user_id)
+
+    def _thread_members_update(
+        self, thread: Channel, guild: Guild, change: dict[str, Any], user_id: int
+    ) -> None:
+        data = {
+            "id": str(thread.id),
+            "guild_id": str(guild.id),
+            "member_count": min(len(thread.thread_members), THREAD_MEMBER_COUNT_CAP),
+            **change,
+        }
+        intent = GUILDS_INTENT if user_id == self.bot.id else GUILD_MEMBERS_INTENT
+        self._dispatch(guild.id, "THREAD_MEMBERS_UPDATE", data, intent)
+        self.notifier.notify()
+
+    def archive_thread(self, thread: Channel) -> None:
+        """Archive ``thread``, as Discord does after its ``auto_archive_duration`` without activity."""
+        if not thread.is_thread or thread.guild_id is None:
+            raise ValueError("only a thread is archived")
+        thread.archived = True
+        self._dispatch(
+            thread.guild_id, "THREAD_UPDATE", channel_payload(thread, with_guild_id=True), GUILDS_INTENT
+        )
+        self.notifier.notify()
 
     def set_overwrite(
         self, channel: Channel, target: Role | Member | User, *, allow: int = 0, deny: int = 0

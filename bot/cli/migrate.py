@@ -15,10 +15,8 @@ log = logging.getLogger(__name__)
 
 
 async def _upgrade(settings: Settings) -> wiring.Upgrade:
-    """Run the migrations (the migration code, and SQLAlchemy with it, imported in a thread: the bot
-    runs this on its event loop while it connects to Discord)."""
-    upgrade_to_head = await asyncio.to_thread(wiring.upgrade_to_head)
-    return await upgrade_to_head(settings.database_url)
+    """Run the migrations."""
+    return await wiring.upgrade_to_head()(settings.database_url, settings.sqlite_busy_timeout_ms)
 
 
 def _could_not(settings: Settings, error: Exception) -> str:

@@ -16,8 +16,9 @@ from bot.config import Settings
 Upgrade = tuple[str | None, str | None]
 """The schema revision before an upgrade (None: an empty database) and after it."""
 
-UpgradeToHead = Callable[[str], Coroutine[Any, Any, Upgrade]]
-"""``async def upgrade_to_head(database_url: str) -> Upgrade`` in ``bot.db.migrate``."""
+UpgradeToHead = Callable[[str, int], Coroutine[Any, Any, Upgrade]]
+"""``async def upgrade_to_head(database_url: str, sqlite_busy_timeout_ms: int) -> Upgrade`` in
+``bot.db.migrate``."""
 
 PrepareDatabase = Callable[[], Coroutine[Any, Any, str | None]]
 """Brings the database to the newest schema: None when done, else why not, in one line."""

@@ -20,7 +20,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import pool, text
 from sqlalchemy.engine import URL, Connection, make_url
 
-from bot.db.database import create_engine
+from bot.db.database import SQLITE_BUSY_TIMEOUT_MS, create_engine
 from bot.db.migration_files import migrations_dir
 
 T = TypeVar("T")
@@ -56,9 +56,15 @@ def _stored_revision(connection: Connection) -> str | None:
     return revision
 
 
-async def _in_transaction(database_url: str | URL, work: Callable[[Connection], T]) -> T:
+async def _in_transaction(
+    database_url: str | URL,
+    work: Callable[[Connection], T],
+    sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+) -> T:
     """Run ``work`` on a connection of its own to ``database_url``, in one committed transaction."""
-    engine = create_engine(database_url, poolclass=pool.NullPool)
+    engine = create_engine(
+        database_url, poolclass=pool.NullPool, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms
+    )
     try:
         async with engine.begin() as connection:
             return await connection.run_sync(work)
@@ -71,9 +77,12 @@ async def current_revision(database_url: str | URL) -> str | None:
     return await _in_transaction(database_url, _stored_revision)
 
 
-async def upgrade_to_head(database_url: str | URL) -> Upgrade:
+async def upgrade_to_head(
+    database_url: str | URL, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS
+) -> Upgrade:
     """Bring the schema of ``database_url`` to the newest migration (creating it if empty).
 
+    On SQLite, a write lock held by another connection is waited for ``sqlite_busy_timeout_ms``.
     Raises Alembic's ``CommandError`` for a database on a revision the scripts do not know.
     """
     config = alembic_config(database_url)
@@ -88,4 +97,4 @@ async def upgrade_to_head(database_url: str | URL) -> Upgrade:
             command.upgrade(config, "head")
         return Upgrade(before, _stored_revision(connection))
 
-    return await _in_transaction(database_url, migrate)
+    return await _in_transaction(database_url, migrate, sqlite_busy_timeout_ms)

@@ -58,6 +58,9 @@ async def test_a_backup_under_play_keeps_every_committed_move_and_restores(
     emu: DiscordEmulator, bot: BotUnderTest, tmp_path: Path
 ) -> None:
     live = bot.env["DATABASE_URL"]
+    waiting = Table.create(emu, "alice", "bob")  # its game waits for bob's move throughout
+    opened = await duel(waiting, "alice", "bob", size=5)
+    await click_cell(waiting, opened, free_cells(opened)[0], "alice")
     tables = [Table.create(emu, "alice", "bob") for _ in range(TABLES)]
     stop = asyncio.Event()
     played = [0]
@@ -88,12 +91,11 @@ async def test_a_backup_under_play_keeps_every_committed_move_and_restores(
     await bot.restart(DATABASE_URL=SQLITE + str(restored))
     try:
         await bot.process.wait_for_output(f"Ready to play: database {SQLITE}{restored}", timeout=60)
-        latest = [(table, copy.games[max(copy.games_in(table.channel.id))]) for table in tables]
-        table, game = next((t, g) for t, g in latest if g.status is GameStatus.ACTIVE)
-        shown = await answer(await table.slash("alice", "ttt board"))
+        game = copy.games[max(copy.games_in(waiting.channel.id))]
+        assert game.status is GameStatus.ACTIVE
+        shown = await answer(await waiting.slash("alice", "ttt board"))
         assert board(shown) == game.board.replace("/", "")
-        mover = "alice" if board(shown).count("X") == board(shown).count("O") else "bob"
-        await click_cell(table, shown, free_cells(shown)[0], mover)
+        await click_cell(waiting, shown, free_cells(shown)[0], "bob")
         assert (await read_store(SQLITE + str(restored))).move_count == copy.move_count + 1
     finally:
         await bot.restart(DATABASE_URL=live)

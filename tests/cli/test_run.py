@@ -76,9 +76,13 @@ class Recorder:
     def __init__(self, fail_upgrade: bool = False) -> None:
         self.calls: list[tuple[str, object]] = []
         self.fail_upgrade = fail_upgrade
+        self.sqlite_busy_timeout_ms: int | None = None
 
-    async def upgrade_to_head(self, database_url: str) -> tuple[str | None, str | None]:
+    async def upgrade_to_head(
+        self, database_url: str, sqlite_busy_timeout_ms: int
+    ) -> tuple[str | None, str | None]:
         self.calls.append(("upgrade", database_url))
+        self.sqlite_busy_timeout_ms = sqlite_busy_timeout_ms
         if self.fail_upgrade:
             raise ConnectionRefusedError("connection refused\nlong driver detail")
         return ("0001", "0001")
@@ -108,9 +112,11 @@ def test_run_starts_the_bot_which_migrates_before_its_service_opens(
 ) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "secret-token")
     monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///x.sqlite3")
+    monkeypatch.setenv("SQLITE_BUSY_TIMEOUT_MS", "2500")
     assert main(["run"]) == 0
     assert [name for name, _ in recorder.calls] == ["run_bot", "upgrade"]
     assert recorder.calls[1][1] == "sqlite+aiosqlite:///x.sqlite3"
+    assert recorder.sqlite_busy_timeout_ms == 2500
     settings = recorder.calls[0][1]
     assert isinstance(settings, Settings)
     assert settings.discord_token is not None and settings.discord_token.get_secret_value() == "secret-token"

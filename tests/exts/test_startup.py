@@ -90,9 +90,9 @@ async def a_command_waiting_on_the_schema(
     waiting for the service; yields the bot and the command. ``database`` is the bot's database URL
     (default: a new SQLite file)."""
     await _register_the_commands(emu, workdir)
-    bot = BotUnderTest(
-        emu, workdir, {"DATABASE_URL": database or f"sqlite+aiosqlite:///{workdir / 'fresh.sqlite3'}"}
-    )
+    database = database or f"sqlite+aiosqlite:///{workdir / 'fresh.sqlite3'}"
+    # The upgrade waits for SQLite's write lock longer than any test takes (the bot's default is 10 s).
+    bot = BotUnderTest(emu, workdir, {"DATABASE_URL": database, "SQLITE_BUSY_TIMEOUT_MS": "600000"})
     await bot.start()  # READY, while the upgrade waits for the lock
     start = await Table.create(emu, "alice").slash("alice", "ttt start")
     await bot.process.wait_for_output("Interactions wait until the game service is open")
