@@ -70,8 +70,20 @@ def cells_of(message: Message, size: int) -> list[Button] | None:
     return [button for row in rows[:size] for button in row]
 
 
+def mark_of(button: Button) -> str:
+    """The mark a cell shows (as the interface contract says): the emoji ❌ or ⭕, a theme's emoji
+    named ``*_x`` or ``*_o``, or ``X`` or ``O`` as its label; ``.`` for an empty cell."""
+    emoji = button.emoji or {}
+    name = str(emoji.get("name") or "")
+    if name in MARKS:
+        return MARKS[name]
+    if emoji.get("id") is not None and name[-2:].lower() in ("_x", "_o"):
+        return name[-1].upper()
+    return MARKS.get((button.label or "").strip(), ".")
+
+
 def marks_of(cells: Sequence[Button]) -> str:
-    return "".join(MARKS.get(button.text.strip(), ".") for button in cells)
+    return "".join(mark_of(button) for button in cells)
 
 
 def winner(board: str, size: int) -> str | None:

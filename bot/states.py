@@ -31,6 +31,20 @@ class GameStatus(enum.StrEnum):
 LIVE_STATUSES = (GameStatus.PENDING, GameStatus.ACTIVE)
 
 
+class ArenaStatus(enum.StrEnum):
+    """Where an arena is in its life. ``OPEN`` (taking players) and ``RUNNING`` are live: one per channel."""
+
+    OPEN = "open"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_live(self) -> bool:
+        """Whether the arena still takes players or plays rounds."""
+        return self in (ArenaStatus.OPEN, ArenaStatus.RUNNING)
+
+
 class GameResult(enum.StrEnum):
     """The outcome of a finished game (cancelled and expired games have none)."""
 

@@ -44,6 +44,7 @@ from .models import (
     Overwrite,
     Role,
     User,
+    text_displays,
     utcnow,
 )
 from .payloads import (
@@ -498,10 +499,12 @@ class World:
     # ----------------------------------------------------------------------------------- messages
 
     def _resolve_pings(self, message: Message) -> None:
+        """Who the message pings: mentions in its content and in its text displays (Components V2),
+        as its allowed mentions let them."""
         guild = self.guild_of(message.channel)
         may_everyone = bool(self.bot_permissions(message.channel) & Perm.MENTION_EVERYONE)
         pings = resolve_pings(
-            message.content,
+            "\n".join([message.content, *text_displays(message.components)]),
             message.allowed_mentions,
             find_user=self.find_user,
             guild=guild,

@@ -29,6 +29,10 @@ from bot.db.migrate import upgrade_to_head
 
 DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 TABLES = (
+    "arena_pairings",
+    "arena_rounds",
+    "arena_players",
+    "arenas",
     "reviews",
     "rating_changes",
     "moves",

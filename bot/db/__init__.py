@@ -4,6 +4,10 @@ from bot.db.database import Database, create_engine, is_sqlite
 from bot.db.errors import DatabaseUnavailableError, LostRaceError
 from bot.db.models import (
     GLOBAL_SCOPE,
+    Arena,
+    ArenaPairing,
+    ArenaPlayer,
+    ArenaRound,
     Base,
     Game,
     Move,
@@ -18,6 +22,10 @@ from bot.db.repository import Repository
 
 __all__ = [
     "GLOBAL_SCOPE",
+    "Arena",
+    "ArenaPairing",
+    "ArenaPlayer",
+    "ArenaRound",
     "Base",
     "Database",
     "DatabaseUnavailableError",

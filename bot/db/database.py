@@ -39,7 +39,9 @@ from bot.db.repository import Repository
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """The default busy timeout; the bot passes its ``SQLITE_BUSY_TIMEOUT_MS`` setting."""
 SQLITE_SYNCHRONOUS = "NORMAL"
-_WRITE_OPTION = "ttt_write"
+WRITE_OPTION = "ttt_write"
+"""The execution option that marks a write transaction: SQLite then begins it ``IMMEDIATE``, taking the
+write lock at once (a deferred transaction that reads, then writes, can fail to upgrade its lock)."""
 
 
 def is_sqlite(url: str | URL) -> bool:
@@ -80,7 +82,7 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        write = connection.get_execution_options().get(_WRITE_OPTION, False)
+        write = connection.get_execution_options().get(WRITE_OPTION, False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
@@ -122,7 +124,7 @@ class Database:
         self.sqlite = is_sqlite(self.url)
         self.engine = create_engine(self.url, echo=echo, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
         self._reads = async_sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
-        self._writer = self.engine.execution_options(**{_WRITE_OPTION: True})
+        self._writer = self.engine.execution_options(**{WRITE_OPTION: True})
         self.live_games = LiveGameCache()
         self._batches: WriteBatches | None = None
 

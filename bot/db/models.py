@@ -1,4 +1,4 @@
-"""The tables: players, games, their moves, and ratings per scope.
+"""The tables: players, games, their moves, ratings per scope, server settings, and arenas.
 
 Discord ids (users, guilds, channels, messages) are snowflakes and need 64 bits.
 A side of a game played by the bot has no player id; the game's ``level`` says how
@@ -17,6 +17,7 @@ from sqlalchemy import (
     Enum,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -28,7 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from bot.db.types import UtcDateTime
-from bot.states import EndReason, GameResult, GameStatus
+from bot.states import ArenaStatus, EndReason, GameResult, GameStatus
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -44,8 +45,11 @@ GLOBAL_SCOPE = 0
 LIVE_GAME_CONDITION = "status IN ('pending', 'active')"
 """Where-clause of the partial unique index: at most one live game per channel."""
 
+LIVE_ARENA_CONDITION = "status IN ('open', 'running')"
+"""Where-clause of the partial unique index: at most one live arena per channel."""
 
-def _enum(kind: type[GameStatus] | type[GameResult] | type[EndReason], name: str) -> Enum:
+
+def _enum(kind: type[GameStatus] | type[GameResult] | type[EndReason] | type[ArenaStatus], name: str) -> Enum:
     return Enum(
         kind,
         name=name,
@@ -125,6 +129,8 @@ class Game(Base):
     message_channel_id: Mapped[int | None] = mapped_column(BigInteger)
     starter_locale: Mapped[str | None] = mapped_column(String(16))
     """The Discord locale of the player who started the game: its public language outside servers."""
+    starter_theme: Mapped[str | None] = mapped_column(String(16))
+    """The theme the player who started the game chose: the look of its pieces outside servers."""
     interactions_only: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     """Where the bot has no access of its own (a group DM, a server without it): the board can only
     be edited in answer to a click or command, never by the bot alone."""
@@ -135,6 +141,9 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    arena_id: Mapped[int | None] = mapped_column(Integer)
+    """The arena whose round the game belongs to; null for every other game. No foreign key: on
+    SQLite adding one would rebuild the table, and a game outlives nothing it points to here."""
 
 
 class Move(Base):
@@ -190,6 +199,8 @@ class ServerSettings(Base):
     """How long a challenge there waits for its answer; null: the bot's own setting."""
     default_level: Mapped[str | None] = mapped_column(String(16))
     """The bot's level in a game started there without one; null: perfect."""
+    theme: Mapped[str | None] = mapped_column(String(16))
+    """The look of the pieces on its boards; null: the default one."""
 
 
 class ServerChannel(Base):
@@ -228,3 +239,100 @@ class StoredReview(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     moves: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class Arena(Base):
+    """A Swiss tournament in one channel of a server: its lobby, then its rounds.
+
+    ``rounds`` is the number asked for when it was opened (null: the default for the field, fixed
+    when it starts); ``starts_at`` is when the lobby closes and the first round is paired.
+    ``current_round`` is the number of the latest round paired (0 while open). ``version`` goes up
+    with every change, which writes compare and set, so of two racing starts exactly one applies.
+    """
+
+    __tablename__ = "arenas"
+    __table_args__ = (
+        CheckConstraint("size IN (3, 4, 5)", name="size"),
+        CheckConstraint("rounds IS NULL OR (rounds >= 1 AND rounds <= 9)", name="rounds"),
+        Index(
+            "uq_arenas_live_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=text(LIVE_ARENA_CONDITION),
+            postgresql_where=text(LIVE_ARENA_CONDITION),
+        ),
+        Index("ix_arenas_guild_id_created_at", "guild_id", "created_at"),
+        Index("ix_arenas_status_starts_at", "status", "starts_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The lobby message, which later shows the standings."""
+    opened_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    size: Mapped[int] = mapped_column(SmallInteger)
+    rounds: Mapped[int | None] = mapped_column(SmallInteger)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[ArenaStatus] = mapped_column(_enum(ArenaStatus, "arena_status"))
+    starts_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    current_round: Mapped[int] = mapped_column(SmallInteger, server_default=text("0"))
+    version: Mapped[int] = mapped_column(Integer, server_default=text("1"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class ArenaPlayer(Base):
+    """A player of an arena. ``seed`` orders players of equal score (join order); ``left_after`` is the
+    latest round the player was in when they left a running arena (null: still in it)."""
+
+    __tablename__ = "arena_players"
+
+    arena_id: Mapped[int] = mapped_column(ForeignKey("arenas.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    seed: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    left_after: Mapped[int | None] = mapped_column(SmallInteger)
+
+
+class ArenaRound(Base):
+    """A round of an arena: the message its games' threads hang from, and who had the bye."""
+
+    __tablename__ = "arena_rounds"
+
+    arena_id: Mapped[int] = mapped_column(ForeignKey("arenas.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    bye_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class ArenaPairing(Base):
+    """Two players who meet in a round, on its ``board`` (0 = the leaders'), and how their game went.
+
+    ``game_id`` and ``thread_id`` are set once the game is created in its thread; ``result`` once
+    it has one (a game that ends without a result, or never starts, is scored as the service decides).
+    """
+
+    __tablename__ = "arena_pairings"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["arena_id", "round_number"],
+            ["arena_rounds.arena_id", "arena_rounds.number"],
+            ondelete="CASCADE",
+        ),
+        Index("uq_arena_pairings_game_id", "game_id", unique=True),
+        Index("ix_arena_pairings_arena_id_x_player_id", "arena_id", "x_player_id"),
+        Index("ix_arena_pairings_arena_id_o_player_id", "arena_id", "o_player_id"),
+    )
+
+    arena_id: Mapped[int] = mapped_column(ForeignKey("arenas.id", ondelete="CASCADE"), primary_key=True)
+    round_number: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    board: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    x_player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    o_player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    result: Mapped[GameResult | None] = mapped_column(_enum(GameResult, "arena_game_result"))

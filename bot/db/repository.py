@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
 from bot.db import statements as sql
+from bot.db.arena_queries import ArenaQueries
 from bot.db.errors import LostRaceError
 from bot.db.live_games import Batch, LiveGameCache
 from bot.db.models import (
@@ -44,7 +45,7 @@ _SERVER_SETTINGS: Table = ServerSettings.__table__  # type: ignore[assignment]
 _SERVER_CHANNELS: Table = ServerChannel.__table__  # type: ignore[assignment]
 
 
-class Repository:
+class Repository(ArenaQueries):
     """Queries in one transaction; the caller owns the transaction.
 
     Either over an ORM ``session`` (reads, and tests), or over a write ``batch`` with the

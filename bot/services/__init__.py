@@ -6,6 +6,14 @@ a :class:`~bot.services.refusals.NotDone`: a refusal by the rules, or the store 
 Nothing here imports discord.
 """
 
+from bot.services.arena_views import (
+    ArenaEntrantView,
+    ArenaUpdate,
+    ArenaView,
+    PairingView,
+    RoundView,
+    StandingView,
+)
 from bot.services.engine_pool import EnginePool
 from bot.services.game_service import GameService
 from bot.services.ratings import RatingRules
@@ -35,12 +43,18 @@ from bot.services.results import (
     Replay,
     Verdict,
 )
-from bot.services.server_rules import SettingsChange, SettingsView
+from bot.services.server_rules import DEFAULT_THEME, THEMES, SettingsChange, SettingsView, check_theme
 from bot.services.settings import Clock, GuildShards, ServiceSettings, utc_now
-from bot.states import EndReason, GameResult, GameStatus
+from bot.states import ArenaStatus, EndReason, GameResult, GameStatus
 
 __all__ = [
+    "DEFAULT_THEME",
+    "THEMES",
     "Actor",
+    "ArenaEntrantView",
+    "ArenaStatus",
+    "ArenaUpdate",
+    "ArenaView",
     "CellVerdict",
     "Clock",
     "EndReason",
@@ -61,6 +75,7 @@ __all__ = [
     "MoveReview",
     "MoveView",
     "NotDone",
+    "PairingView",
     "Place",
     "PlayerOutcome",
     "PlayerStats",
@@ -72,10 +87,13 @@ __all__ = [
     "Record",
     "Refusal",
     "Replay",
+    "RoundView",
     "ServiceSettings",
     "SettingsChange",
     "SettingsView",
+    "StandingView",
     "Unavailable",
     "Verdict",
+    "check_theme",
     "utc_now",
 ]

@@ -88,8 +88,11 @@ class Endings:
             game = await core.game_here(repo, place, game_id)
             if not game.status.is_live:
                 raise refusals.AlreadyOver()
-            if rules.mark_of(game, user.user_id) is None and not is_moderator:
-                raise refusals.NotAllowed()
+            if not is_moderator:
+                if rules.mark_of(game, user.user_id) is None:
+                    raise refusals.NotAllowed()
+                if game.arena_id is not None:
+                    raise refusals.ArenaGameCancel()
             await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
             return await core.view(repo, game)
 

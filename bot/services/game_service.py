@@ -14,8 +14,8 @@ a PostgreSQL database.
 module per concern: :mod:`~bot.services.starting` (games, challenges, rematches),
 :mod:`~bot.services.moves` (moves and the bot's replies), :mod:`~bot.services.endings`
 (resignation, cancel, deadlines), :mod:`~bot.services.queries` (reading),
-:mod:`~bot.services.reviewing` (reviews, replays, charts) and :mod:`~bot.services.servers`
-(server settings), over the shared
+:mod:`~bot.services.reviewing` (reviews, replays, charts), :mod:`~bot.services.servers`
+(server settings) and :mod:`~bot.services.arenas` (Swiss tournaments), over the shared
 :mod:`~bot.services.core`.
 """
 
@@ -27,6 +27,8 @@ from datetime import datetime
 
 from bot.db import Database, DatabaseUnavailableError
 from bot.engine import Level
+from bot.services.arena_views import ArenaUpdate, ArenaView
+from bot.services.arenas import DEFAULT_LOBBY_MINUTES, Arenas
 from bot.services.core import ServiceCore
 from bot.services.endings import Endings
 from bot.services.engine_pool import EnginePool
@@ -78,6 +80,7 @@ class GameService:
         self.pictures = pictures or PicturePool()
         self._reviewing = Reviewing(core, self.pictures)
         self._servers = Servers(core)
+        self._arenas = Arenas(core)
 
     async def database_answers(self, seconds: float) -> bool:
         """Whether the database answers a trivial query within ``seconds`` (for health checks)."""
@@ -298,6 +301,10 @@ class GameService:
         """
         return await self._servers.server_language(guild_id)
 
+    async def server_theme(self, guild_id: int) -> str:
+        """The theme a server chose for its boards' pieces (one of ``THEMES``), kept in memory once read."""
+        return await self._servers.server_theme(guild_id)
+
     async def server_settings(self, guild_id: int | None, *, may_manage: bool) -> SettingsView:
         """A server's settings, for a member who may manage it (see :meth:`change_server_settings`)."""
         return await self._servers.server_settings(guild_id, may_manage)
@@ -322,3 +329,92 @@ class GameService:
         Only members who may manage the server (``may_manage``) can, and only in a server.
         """
         return await self._servers.set_server_language(guild_id, language, may_manage)
+
+    # Arenas
+
+    async def open_arena(
+        self,
+        place: Place,
+        opener: Actor,
+        *,
+        rounds: int | None = None,
+        size: int = 3,
+        minutes: int = DEFAULT_LOBBY_MINUTES,
+        rated: bool = True,
+    ) -> ArenaView:
+        """Open a Swiss arena in this channel of a server, the opener its first player.
+
+        ``rounds`` 1-9 (None: about log2 of the players, fixed at the start and never more than
+        the field can play without a repeat); its lobby closes in ``minutes`` (1-60), when it
+        starts with at least 3 players (see :meth:`sweep_arenas`). One arena per channel.
+        """
+        return await self._arenas.open(place, opener, rounds, size, minutes, rated)
+
+    async def join_arena(self, place: Place, user: Actor, arena_id: int | None = None) -> ArenaView:
+        """Join the channel's open arena (or ``arena_id``, from its lobby's button)."""
+        return await self._arenas.join(place, user, arena_id)
+
+    async def leave_arena(self, place: Place, user: Actor, arena_id: int | None = None) -> ArenaUpdate:
+        """Leave the channel's arena: out of its lobby, or out of its rounds, losing the game being
+        played (which may complete the round, and pair the next)."""
+        return await self._arenas.leave(place, user, arena_id)
+
+    async def start_arena(
+        self, place: Place, user: Actor, *, may_manage: bool = False, arena_id: int | None = None
+    ) -> ArenaUpdate:
+        """Start the arena before its lobby closes: its first round is paired.
+
+        Only its opener, or a member who may manage the server (``may_manage``, the adapter's call).
+        """
+        return await self._arenas.start(place, user, may_manage, arena_id)
+
+    async def cancel_arena(
+        self, place: Place, user: Actor, *, may_manage: bool = False, arena_id: int | None = None
+    ) -> ArenaUpdate:
+        """Cancel the arena and the games of its round (its opener, or one who may manage the server)."""
+        return await self._arenas.cancel(place, user, may_manage, arena_id)
+
+    async def arena_standings(self, guild_id: int | None) -> ArenaView:
+        """The server's current arena, else its latest, with its standings."""
+        return await self._arenas.standings(guild_id)
+
+    async def arena(self, arena_id: int) -> ArenaView | None:
+        """An arena by id, if there is one."""
+        return await self._arenas.arena(arena_id)
+
+    async def set_arena_message(self, arena_id: int, message_id: int) -> None:
+        """Remember the arena's lobby message, which later shows its standings."""
+        await self._arenas.set_message(arena_id, message_id)
+
+    async def set_arena_round_message(self, arena_id: int, number: int, message_id: int) -> None:
+        """Remember the message of an arena's round, which its games' threads hang from."""
+        await self._arenas.set_round_message(arena_id, number, message_id)
+
+    async def create_arena_game(
+        self, arena_id: int, round_number: int, board: int, place: Place
+    ) -> GameView | None:
+        """Start a pairing's game in ``place``, the channel (thread) the adapter made for it.
+
+        None when there is nothing to start (the arena stopped, the game exists, or the pairing
+        was decided without it).
+        """
+        return await self._arenas.create_game(arena_id, round_number, board, place)
+
+    async def arena_game_over(self, game_id: int) -> ArenaUpdate | None:
+        """Tell the arena a game of it is over (after a move, a resignation or a cancel ended it): the
+        result is noted and, if it was the round's last, the next round paired. None for other games."""
+        return await self._arenas.game_over(game_id)
+
+    async def arena_rounds_to_set_up(self) -> list[ArenaUpdate]:
+        """After a restart: this process's arena rounds whose games are not all created yet."""
+        return await self._arenas.rounds_to_set_up()
+
+    async def sweep_arenas(self) -> list[ArenaUpdate]:
+        """Start the lobbies whose time is up (cancel those with too few players), note the results of
+        arena games that ended by timeout or while no one was told, and pair the rounds they
+        complete. Call it with :meth:`sweep`; this process's servers' arenas only."""
+        return await self._arenas.sweep()
+
+    async def next_arena_start(self) -> datetime | None:
+        """When the earliest open arena's lobby closes, for scheduling :meth:`sweep_arenas`."""
+        return await self._arenas.next_start()

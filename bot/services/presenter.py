@@ -48,5 +48,7 @@ def game_view(game: Game, board: Board, names: Mapping[int, str], bot_name: str)
         created_at=game.created_at,
         finished_at=game.finished_at,
         starter_locale=game.starter_locale,
+        starter_theme=game.starter_theme,
         interactions_only=game.interactions_only,
+        arena_id=game.arena_id,
     )

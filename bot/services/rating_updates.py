@@ -14,8 +14,11 @@ _SCORE_OF_X = {GameResult.X_WON: 1.0, GameResult.O_WON: 0.0, GameResult.DRAW: 0.
 async def rating_weight(
     repo: Repository, game: Game, reason: EndReason, now: datetime, plies: int, rules: RatingRules
 ) -> float:
-    """How much a game ending now counts: 0 for bot games, aborted games and farmed pairs."""
+    """How much a game ending now counts: 0 for bot games, aborted games, farmed pairs and the games of
+    an unrated arena."""
     if game.x_player_id is None or game.o_player_id is None:
+        return 0.0
+    if game.arena_id is not None and not await repo.arena_rated(game.arena_id):
         return 0.0
     if reason in (EndReason.RESIGN, EndReason.TIMEOUT) and plies < rules.min_plies:
         return 0.0

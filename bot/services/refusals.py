@@ -353,6 +353,69 @@ class TooManyChannels(Refusal):
         super().__init__(limit=limit)
 
 
+# Arenas.
+
+
+class ArenaOutsideServer(Refusal):
+    template = N_("Arenas are played in servers only.")
+
+
+class ArenaInThread(Refusal):
+    template = N_("Open an arena in a channel, not in a thread: its games get threads of their own.")
+
+
+class ArenaHere(Refusal):
+    template = N_("An arena is already open in this channel.")
+
+
+class NoArena(Refusal):
+    template = N_("There is no arena in this channel.")
+
+
+class NoArenaInServer(Refusal):
+    template = N_("This server has had no arena yet.")
+
+
+class ArenaStarted(Refusal):
+    template = N_("This arena has already started, so it takes no more players.")
+
+
+class ArenaFull(Refusal):
+    template = N_("This arena is full.")
+
+
+class ArenaOver(Refusal):
+    template = N_("This arena is over.")
+
+
+class AlreadyInArena(Refusal):
+    template = N_("You are already in this arena.")
+
+
+class NotInArena(Refusal):
+    template = N_("You are not in this arena.")
+
+
+class NotArenaOpener(Refusal):
+    template = N_("Only the member who opened the arena, or one who can manage the server, can do that.")
+
+
+class TooFewArenaPlayers(Refusal):
+    template = N_("An arena needs at least 3 players to start.")
+
+
+class BadArenaRounds(Refusal):
+    template = N_("An arena plays from 1 to 9 rounds.")
+
+
+class BadLobbyMinutes(Refusal):
+    template = N_("An arena waits for players from 1 to 60 minutes.")
+
+
+class ArenaGameCancel(Refusal):
+    template = N_("An arena game can't be cancelled by its players; resign instead.")
+
+
 # The store.
 
 

@@ -42,6 +42,8 @@ class Actor:
     role_ids: frozenset[int] | None = frozenset()
     """Their roles in the server the request comes from (a server may require one to play); None where
     the adapter cannot know them (a server that did not add the bot), and a required role is not checked."""
+    theme: str | None = None
+    """The look of the pieces they chose for a game they start: its theme outside servers."""
 
 
 class First(enum.Enum):
@@ -105,8 +107,12 @@ class GameView:
     finished_at: datetime | None
     starter_locale: str | None = None
     """The locale of the player who started the game (see :attr:`Actor.locale`)."""
+    starter_theme: str | None = None
+    """The theme the player who started the game chose (see :attr:`Actor.theme`)."""
     interactions_only: bool = False
     """Its board can be shown only in answer to a request (a click, a command); see :class:`Place`."""
+    arena_id: int | None = None
+    """The arena whose round the game belongs to, if any."""
 
     @property
     def players(self) -> tuple[PlayerView, PlayerView]:

@@ -28,6 +28,10 @@ MAX_CHANNELS = 25
 """How many channels a server may list for games."""
 AUTO_LANGUAGE = "auto"
 """The language that follows the server's own locale."""
+THEMES = ("classic", "contrast", "neon", "chalk", "candy")
+"""The looks of a board's pieces a server (or, outside servers, a game's starter) may choose."""
+DEFAULT_THEME = "classic"
+"""The pieces of a server that chose none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,8 @@ class ServerRules:
     turn_timeout_seconds: int | None = None
     challenge_timeout_seconds: int | None = None
     default_level: Level | None = None
+    theme: str | None = None
+    """The look of its boards' pieces (one of :data:`THEMES`); None: :data:`DEFAULT_THEME`."""
 
     def check_may_play(self, place: Place, actor: Actor) -> None:
         """Refuse a start or an acceptance in a channel not listed, or by a member without the role."""
@@ -69,6 +75,7 @@ class SettingsView:
     challenge_timeout_seconds: int
     challenge_timeout_is_default: bool
     default_level: Level
+    theme: str = DEFAULT_THEME
 
     DEFAULT_LEVEL: ClassVar[Level] = Level.PERFECT
     """The level of a game started without one where the server chose none."""
@@ -82,6 +89,7 @@ class SettingsChange:
     for games, or taken off when listed already. ``role``: required from now on; the role required
     already, or the server's everyone role (``everyone_role_id``), requires none again. A timeout
     of :data:`BACK_TO_DEFAULT` puts the bot's own back. ``default_level``: a :class:`Level` value.
+    ``theme``: one of :data:`THEMES`.
     """
 
     language: str | None = None
@@ -91,6 +99,7 @@ class SettingsChange:
     turn_timeout: int | None = None
     challenge_timeout: int | None = None
     default_level: str | None = None
+    theme: str | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -134,6 +143,13 @@ def _level(given: str) -> Level:
         raise refusals.BadOption("default_level") from None
 
 
+def check_theme(given: str) -> str:
+    """A theme's name, or a refusal of a name that is none (a forged client)."""
+    if given not in THEMES:
+        raise refusals.BadOption("theme")
+    return given
+
+
 def changed(rules: ServerRules, change: SettingsChange) -> ServerRules:
     """``rules`` with ``change`` applied; a value the bounds or choices refuse raises, before anything."""
     updated = rules
@@ -152,6 +168,9 @@ def changed(rules: ServerRules, change: SettingsChange) -> ServerRules:
         updated = replace(updated, challenge_timeout_seconds=seconds)
     if change.default_level is not None:
         updated = replace(updated, default_level=_level(change.default_level))
+    if change.theme is not None:
+        theme = check_theme(change.theme)
+        updated = replace(updated, theme=None if theme == DEFAULT_THEME else theme)
     return updated
 
 
@@ -169,6 +188,7 @@ async def read_rules(repo: Repository, guild_id: int) -> ServerRules:
         turn_timeout_seconds=stored.turn_timeout_seconds,
         challenge_timeout_seconds=stored.challenge_timeout_seconds,
         default_level=None if level is None else Level(level),
+        theme=stored.theme if stored.theme in THEMES else None,
     )
 
 
@@ -177,7 +197,7 @@ async def write_rules(
 ) -> None:
     """Store what differs between ``old`` (as stored) and ``new``."""
     values: dict[str, object] = {}
-    for name in ("language", "role_id", "turn_timeout_seconds", "challenge_timeout_seconds"):
+    for name in ("language", "role_id", "turn_timeout_seconds", "challenge_timeout_seconds", "theme"):
         if getattr(new, name) != getattr(old, name):
             values[name] = getattr(new, name)
     if new.default_level != old.default_level:

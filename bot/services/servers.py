@@ -6,6 +6,7 @@ from bot.services import refusals
 from bot.services.core import ServiceCore
 from bot.services.server_rules import (
     AUTO_LANGUAGE,
+    DEFAULT_THEME,
     ServerRules,
     SettingsChange,
     SettingsView,
@@ -24,6 +25,10 @@ class Servers:
     async def server_language(self, guild_id: int) -> str | None:
         """The language set for the server ``guild_id``, if any (kept in memory once read)."""
         return (await self._core.server_rules(guild_id)).language
+
+    async def server_theme(self, guild_id: int) -> str:
+        """The theme of the server ``guild_id``'s boards (kept in memory once read)."""
+        return (await self._core.server_rules(guild_id)).theme or DEFAULT_THEME
 
     @staticmethod
     def _check_may_manage(guild_id: int | None, may_manage: bool) -> int:
@@ -47,6 +52,7 @@ class Servers:
             else challenge,
             challenge_timeout_is_default=challenge is None,
             default_level=rules.default_level or SettingsView.DEFAULT_LEVEL,
+            theme=rules.theme or DEFAULT_THEME,
         )
 
     async def server_settings(self, guild_id: int | None, may_manage: bool) -> SettingsView:

@@ -196,6 +196,7 @@ class Starting:
             o_player_id=o,
             created_by=creator.user_id,
             starter_locale=creator.locale,
+            starter_theme=creator.theme,
             status=status,
             board=board.compact,
             ply=0,

@@ -19,6 +19,7 @@ from tests.support.tables import (
     click_cell,
     controls,
     duel,
+    headline,
     private_answer,
 )
 
@@ -53,7 +54,7 @@ async def test_a_challenge_accepted_and_played_to_a_win(emu: DiscordEmulator, bo
     alice, bob = table["alice"], table["bob"]
     message = await challenge(table, "alice", "bob", size=3)
     assert [button.label for button in message.buttons] == ["Accept", "Decline"]
-    assert message.content.startswith(f"<@{bob.id}>") and "challenges you" in message.content
+    assert headline(message).startswith(f"<@{bob.id}>") and "challenges you" in headline(message)
     assert [user.id for user in message.mentions] == [bob.id], (
         "the challenge pings the challenged member only"
     )
@@ -68,7 +69,7 @@ async def test_a_challenge_accepted_and_played_to_a_win(emu: DiscordEmulator, bo
 
     await accept(table, message, "bob")
     assert board(message) == "." * 9, "the challenge message becomes the board"
-    assert f"<@{alice.id}> to move" in message.content
+    assert f"<@{alice.id}> to move" in headline(message)
 
     not_yet = await private_answer(await table.click(message, cells(message)[4].custom_id or "", "bob"))
     assert "not your turn" in not_yet.lower()
@@ -78,7 +79,7 @@ async def test_a_challenge_accepted_and_played_to_a_win(emu: DiscordEmulator, bo
     assert f"<@{alice.id}> wins" in message.text
     assert all(button.disabled for button in cells(message))
     assert [index for index, button in enumerate(cells(message)) if button.style == SUCCESS] == [0, 1, 2]
-    assert controls(message) == ["Rematch", "Review"]
+    assert controls(message) == ["Rematch", "Review", "Replay"]
 
     stats = await answer(await table.slash("carol", "ttt stats", user=bob))
     assert "Against members" in stats.embed_text and "0W 1L 0D" in stats.embed_text
@@ -110,7 +111,9 @@ async def test_nobody_can_challenge_themselves_or_another_bot(
     assert "level" in refused.lower() or "Bots" in refused
 
     vs_me = await answer(await table.slash("alice", "ttt start", opponent=emu.bot_member(table.guild)))
-    assert board(vs_me) == "." * 9 and controls(vs_me) == ["Resign"], "picking the bot itself plays the bot"
+    assert board(vs_me) == "." * 9 and controls(vs_me) == ["Resign", "Hint"], (
+        "picking the bot itself plays the bot"
+    )
 
 
 async def test_one_game_per_channel_and_threads_are_channels(emu: DiscordEmulator, bot: BotUnderTest) -> None:
@@ -134,7 +137,7 @@ async def test_a_rematch_between_members_is_a_new_challenge_with_marks_swapped(
     rematch = await answer(await table.click(message, message.button(label="Rematch").custom_id or "", "bob"))
     assert rematch.id != message.id and [b.label for b in rematch.buttons] == ["Accept", "Decline"]
     await accept(table, rematch, "alice")
-    assert f"<@{table['bob'].id}> to move" in rematch.content, "bob plays X in the rematch"
+    assert f"<@{table['bob'].id}> to move" in headline(rematch), "bob plays X in the rematch"
 
 
 async def test_leaderboard_and_stats_after_rated_games(emu: DiscordEmulator, bot: BotUnderTest) -> None:

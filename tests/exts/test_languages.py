@@ -9,7 +9,7 @@ import pytest
 from bot.i18n import TRANSLATED
 from discord_emulator import DiscordEmulator, Perm
 from tests.support.bot import BotUnderTest
-from tests.support.tables import Table, answer, click_cell, controls, free_cells, private_answer
+from tests.support.tables import Table, answer, click_cell, controls, free_cells, headline, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -101,12 +101,12 @@ async def test_a_game_against_the_bot_in_a_german_server(emu: DiscordEmulator, b
     anna = table["anna"]
     message = await answer(await table.slash("anna", "ttt start", level="easy", locale="de"))
     assert not message.ephemeral
-    assert message.content == f"<@{anna.id}> ist am Zug (❌ X)."
-    embed = message.embeds[0]
-    assert embed["title"] == "Tic-Tac-Toe (3x3, 3 in einer Reihe)"
-    assert "(Stufe: leicht)" in embed["description"] and "Deine Zeit läuft <t:" in embed["description"]
-    assert embed["footer"]["text"].endswith("Klicke auf ein Feld oder tippe /ttt move.")
-    assert controls(message) == ["Aufgeben"]
+    assert headline(message) == f"<@{anna.id}> ist am Zug (❌ X)."
+    shown = message.display_text
+    assert shown.startswith("### Tic-Tac-Toe (3x3, 3 in einer Reihe)\n")
+    assert "(Stufe: leicht)" in shown and "Deine Zeit läuft <t:" in shown
+    assert shown.endswith("Klicke auf ein Feld oder tippe /ttt move.")
+    assert controls(message) == ["Aufgeben", "Tipp"]
 
     refused = await private_answer(await table.slash("anna", "ttt move", cell="z9", locale="de"))
     assert refused.startswith("Auf einem 3x3-Spielfeld gibt es kein Feld z9.")
@@ -115,9 +115,9 @@ async def test_a_game_against_the_bot_in_a_german_server(emu: DiscordEmulator, b
 
     while free_cells(message):
         await click_cell(table, message, free_cells(message)[0], "anna")
-    result = message.content
+    result = headline(message)
     assert "gewinnt" in result or "Unentschieden" in result, result
-    assert controls(message) == ["Revanche", "Analyse"]
+    assert controls(message) == ["Revanche", "Analyse", "Wiederholung"]
 
 
 async def test_a_challenge_in_japanese_once_the_server_chose_japanese(
@@ -130,7 +130,7 @@ async def test_a_challenge_in_japanese_once_the_server_chose_japanese(
     taro, hana = table["taro"], table["hana"]
 
     challenge = await answer(await table.slash("taro", "ttt start", opponent=hana, locale="fr"))
-    assert challenge.content.startswith(f"<@{hana.id}>さん、<@{taro.id}>さんから三目並べの挑戦です。")
+    assert headline(challenge).startswith(f"<@{hana.id}>さん、<@{taro.id}>さんから三目並べの挑戦です。")
     assert [button.label for button in challenge.buttons] == ["承諾", "辞退"]
     refused = await private_answer(
         await emu.click(challenge, challenge.button(label="承諾").custom_id or "", taro, locale="fr")
@@ -140,12 +140,12 @@ async def test_a_challenge_in_japanese_once_the_server_chose_japanese(
         await emu.click(challenge, challenge.button(label="承諾").custom_id or "", hana, locale="pt-BR")
     )
 
-    assert challenge.content == f"<@{taro.id}>の番です（❌ X）。", "the challenger plays X and opens"
+    assert headline(challenge) == f"<@{taro.id}>の番です（❌ X）。", "the challenger plays X and opens"
     for ply, cell in enumerate(X_WINS_TOP_ROW):
         await click_cell(table, challenge, cell, ("taro", "hana")[ply % 2])
-    assert challenge.content == f"<@{taro.id}>がa1, b1, c1で勝ちました！"
-    assert challenge.embeds[0]["title"] == "三目並べ（3x3、3つ並べ）"
-    assert controls(challenge) == ["再戦", "振り返り"]
+    assert headline(challenge) == f"<@{taro.id}>がa1, b1, c1で勝ちました！"
+    assert challenge.display_text.startswith("### 三目並べ（3x3、3つ並べ）\n")
+    assert controls(challenge) == ["再戦", "振り返り", "リプレイ"]
 
     stats = await answer(await table.slash("hana", "ttt stats", locale="fr"))
     assert stats.ephemeral and stats.embeds[0]["title"] == "Statistiques de morpion", "the asker's language"
@@ -165,7 +165,7 @@ async def test_outside_servers_a_game_speaks_the_language_of_its_starter(
     refused = await private_answer(await emu.click(challenge, accept, akira, locale="es-419"))
     assert refused == "Solo bea-lang puede responder a este reto.", "a refusal: the clicker's language"
     await answer(await emu.click(challenge, accept, bea, locale="es-419"))
-    assert challenge.content == f"<@{akira.id}>の番です（❌ X）。", "the starter's language"
+    assert headline(challenge) == f"<@{akira.id}>の番です（❌ X）。", "the starter's language"
     assert emu.channel_api_calls(friends) == []
 
 

@@ -48,7 +48,7 @@ async def test_the_review_button_answers_the_clicker_privately(
 ) -> None:
     table = Table.create(emu, "alice", "bob", "carol")
     message, _ = await finished_game(table, "alice", "bob")
-    assert controls(message) == ["Rematch", "Review"]
+    assert controls(message) == ["Rematch", "Review", "Replay"]
     review = await answer(await table.click(message, message.button(label="Review").custom_id or "", "carol"))
     assert review.ephemeral and review.id != message.id
     text = review.embed_text
@@ -61,7 +61,7 @@ async def test_the_review_button_answers_the_clicker_privately(
     assert "made no mistake" in text
     lines = [line for line in text.splitlines() if line.startswith("`")]
     assert len(lines) == 5 and "**mistake**" in lines[1] and "mistake" not in lines[0]
-    assert controls(message) == ["Rematch", "Review"], "the board is left as it was"
+    assert controls(message) == ["Rematch", "Review", "Replay"], "the board is left as it was"
 
 
 async def test_review_command_defaults_to_the_latest_game_and_refuses_other_servers(
@@ -86,7 +86,7 @@ async def test_a_game_with_no_moves_has_nothing_to_review_or_replay_in_the_asker
     table = Table.create(emu, "alice")
     message = await answer(await table.slash("alice", "ttt start"))
     await answer(await table.slash("alice", "ttt resign"))
-    await emu.wait_for(lambda: "resigned" in message.content, description="the resignation on the board")
+    await emu.wait_for(lambda: "resigned" in message.text, description="the resignation on the board")
     number = re.search(r"Game (\d+)", message.text)
     assert number is not None, message.text
     game = int(number.group(1))
@@ -156,14 +156,18 @@ async def test_stats_show_the_rating_chart_once_there_are_rated_games(
     assert "blue in this server, red across all servers" in after.embeds[0]["footer"]["text"]
 
 
-async def test_a_finished_5x5_board_has_no_room_for_a_review_button(
+async def test_a_finished_5x5_board_offers_rematch_review_and_replay(
     emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice")
     message = await answer(await table.slash("alice", "ttt start", size=5))
     since = message.version
     await answer(await table.slash("alice", "ttt resign"))
-    await emu.wait_for(lambda: message.version > since and "resigned" in message.content)
-    assert controls(message) == []
+    await emu.wait_for(lambda: message.version > since and "resigned" in message.text)
+    assert controls(message) == ["Rematch", "Review", "Replay"]
+    button = await private_answer(
+        await table.click(message, message.button(label="Review").custom_id or "", "alice")
+    )
+    assert button.endswith("has no moves, so there is nothing to review.")
     review = await private_answer(await table.slash("alice", "ttt review"))
     assert review.endswith("has no moves, so there is nothing to review.")

@@ -7,6 +7,7 @@ import pytest
 from bot.exts.games.custom_ids import parse_custom_id
 from discord_emulator import DiscordEmulator, Message
 from tests.support.bot import BotUnderTest
+from tests.support.layouts import COMPONENTS_V2
 from tests.support.store import boards_recorded
 from tests.support.tables import (
     DANGER,
@@ -20,6 +21,8 @@ from tests.support.tables import (
     click_cell,
     controls,
     free_cells,
+    headline,
+    mark_shown,
     private_answer,
 )
 
@@ -85,9 +88,10 @@ async def test_a_full_game_against_the_perfect_bot_ends_in_a_draw_or_a_bot_win(
     assert not message.ephemeral
     assert start.callback is not None and start.callback.type == 4
     assert board(message) == "." * 9 and free_cells(message) == list(range(9))
-    assert controls(message) == ["Resign"]
+    assert controls(message) == ["Resign", "Hint"]
+    assert message.flags & COMPONENTS_V2 and message.content == "" and message.embeds == []
     assert f"<@{table['alice'].id}>" in message.text and "perfect" in message.text.lower()
-    assert "to move" in message.content and "X" in message.content
+    assert "to move" in headline(message) and "X" in headline(message)
 
     moves = 0
     while free_cells(message):
@@ -106,17 +110,18 @@ async def test_a_full_game_against_the_perfect_bot_ends_in_a_draw_or_a_bot_win(
     assert f"<@{table['alice'].id}> wins" not in message.text
     if "wins" in text:
         winning = [button for button in cells(message) if button.style == SUCCESS]
-        assert len(winning) == 3 and all(button.label == "O" for button in winning)
+        assert len(winning) == 3 and all(mark_shown(button.label, button.emoji) == "O" for button in winning)
+        assert all((button.label or "").endswith("★") for button in winning), "marked without colour too"
     else:
         assert "." not in final
-    assert controls(message) == ["Rematch", "Review"]
+    assert controls(message) == ["Rematch", "Review", "Replay"]
 
 
 async def test_the_board_message_says_each_thing_once(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice")
     alice = f"<@{table['alice'].id}>"
     message = await answer(await table.slash("alice", "ttt start", level="easy"))
-    assert message.content == f"{alice} to move (❌ X).", "the content is only whose turn it is"
+    assert headline(message) == f"{alice} to move (❌ X).", "first, only whose turn it is"
     assert "```" not in message.text, "the buttons are the board"
     assert [button.label for button in cells(message)] == [
         "a1",
@@ -132,13 +137,16 @@ async def test_the_board_message_says_each_thing_once(emu: DiscordEmulator, bot:
 
     await click_cell(table, message, 4, "alice")
     text = message.text
-    assert message.content == f"{alice} to move (❌ X)."
+    assert headline(message) == f"{alice} to move (❌ X)."
     for fact in ("to move", "Last move", "Your time runs out", "3x3", "level: easy"):
         assert text.count(fact) == 1, f"{fact!r} said {text.count(fact)} times:\n{text}"
-    assert "Last move: ⭕ O at" in message.embed_text and "X at b2" not in text
+    assert "Last move: ⭕ O at" in message.display_text and "X at b2" not in text
+    assert cells(message)[4].emoji == {"id": None, "name": "❌"} and cells(message)[4].label == "b2", (
+        "a cell keeps its name"
+    )
 
     await answer(await table.click(message, message.button(label="Resign").custom_id or "", "alice"))
-    assert message.content.startswith(f"{alice} resigned; ") and message.content.endswith(" wins.")
+    assert headline(message).startswith(f"{alice} resigned; ") and headline(message).endswith(" wins.")
     assert message.text.count("resigned") == 1 and "to move" not in message.text
 
 
@@ -150,24 +158,32 @@ async def test_the_bot_opens_when_the_player_lets_it_move_first(
     assert len(cells(message)) == 16
     assert board(message).count("X") == 1 and board(message).count("O") == 0
     (last,) = [button for button in cells(message) if button.style == PRIMARY]
-    assert last.label == "X" and last.disabled
+    assert mark_shown(last.label, last.emoji) == "X" and last.disabled and (last.label or "").endswith("•")
     assert "easy" in message.text.lower() and "4 in a row" in message.text
-    assert f"<@{table['alice'].id}> to move" in message.content
+    assert f"<@{table['alice'].id}> to move" in headline(message)
 
 
-async def test_a_5x5_board_has_no_room_for_controls_and_names_the_resign_command(
+async def test_a_5x5_board_has_its_controls_row_and_hint_answers_the_player_on_turn_alone(
     emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
-    table = Table.create(emu, "alice")
+    table = Table.create(emu, "alice", "bob")
     await busy_engine(emu)
     start = await table.slash("alice", "ttt start", size=5, first="opponent")
     message = await answer(start)
     assert start.callback is not None and start.callback.type == 5, (
         "the opening, waiting for the engine, is deferred"
     )
-    assert not message.ephemeral and len(message.rows) == 5 and len(cells(message)) == 25
+    assert not message.ephemeral and len(message.rows) == 6 and len(cells(message)) == 25
     assert board(message).count("X") == 1 and len(free_cells(message)) == 24
-    assert "/ttt resign" in message.text
+    assert controls(message) == ["Resign", "Hint"] and "/ttt resign" not in message.text
+    hint = message.button(label="Hint").custom_id or ""
+    shown = await answer(await table.click(message, hint, "alice"))
+    assert shown.ephemeral and "Best moves" in shown.text
+    assert "not playing" in (await private_answer(await table.click(message, hint, "bob"))).lower()
+    await answer(await table.click(message, message.button(label="Resign").custom_id or "", "alice"))
+    assert "resigned" in headline(message) and controls(message) == ["Rematch", "Review", "Replay"]
+    replay = await answer(await table.click(message, message.button(label="Replay").custom_id or "", "bob"))
+    assert not replay.ephemeral and replay.attachments[0]["filename"].endswith(".gif")
 
 
 async def test_move_command_autocomplete_and_bad_cells(emu: DiscordEmulator, bot: BotUnderTest) -> None:
@@ -247,12 +263,12 @@ async def test_board_command_moves_the_game_to_a_new_message_and_the_old_one_lin
     second = await answer(await table.slash("alice", "ttt board"))
     assert second.id != first.id and board(second) == "." * 9
     link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/{second.id}"
-    await emu.wait_for(lambda: link in first.content, timeout=15, description="old board links to the new")
+    await emu.wait_for(lambda: link in first.text, timeout=15, description="old board links to the new")
     assert first.buttons == [] and first.embeds == [] and first.mentions == []
 
     await click_cell(table, second, 4, "alice")
     assert board(second)[4] == "X" and board(second).count("O") == 1
-    assert first.buttons == [] and link in first.content
+    assert first.buttons == [] and link in first.text
 
 
 async def test_a_click_on_an_outdated_view_of_the_board_is_refused_politely(
@@ -296,7 +312,7 @@ async def test_a_crafted_id_of_another_game_never_acts_on_or_redraws_the_clicked
         refused = await private_answer(await table.click(current, custom_id, "alice", force=True))
         assert refused == "That button is not part of this game."
     assert current.version == shown and board(current) == "." * 9
-    assert game_of(current) != old_game and controls(current) == ["Resign"]
+    assert game_of(current) != old_game and controls(current) == ["Resign", "Hint"]
 
 
 async def test_wrong_user_clicks_are_refused_privately(emu: DiscordEmulator, bot: BotUnderTest) -> None:
@@ -317,7 +333,7 @@ async def test_resign_by_button_and_by_command(emu: DiscordEmulator, bot: BotUnd
     resign = await table.click(message, message.button(label="Resign").custom_id or "", "alice")
     await answer(resign)
     assert "resigned" in message.text and all(button.disabled for button in cells(message))
-    assert controls(message) == ["Rematch", "Review"]
+    assert controls(message) == ["Rematch", "Review", "Replay"]
 
     again = await private_answer(await table.slash("alice", "ttt resign"))
     assert "no game" in again.lower()
@@ -406,3 +422,48 @@ async def test_no_message_can_ping_anyone_but_the_players(emu: DiscordEmulator, 
     assert {user.id for user in message.mentions} <= {table["alice"].id}
     assert message.allowed_mentions is not None and message.allowed_mentions.get("parse") == []
     assert message.button(label="Resign").style == DANGER
+
+
+async def test_an_embed_board_posted_before_components_v2_turns_into_one_at_its_next_click(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    table = Table.create(emu, "alice")
+    alice = table["alice"]
+    current = await answer(await table.slash("alice", "ttt start", level="easy"))
+    await boards_recorded(bot)
+    game = game_of(current)
+    grid = [
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 2,
+                    "style": 2,
+                    "label": f"{'abc'[column]}{row + 1}",
+                    "custom_id": f"ttt:cell:{game}:0:{row * 3 + column}",
+                }
+                for column in range(3)
+            ],
+        }
+        for row in range(3)
+    ]
+    resign = {"type": 2, "style": 4, "label": "Resign", "custom_id": f"ttt:resign:{game}"}
+    old = emu.world.post_message(
+        table.channel,
+        {
+            "content": f"<@{alice.id}> to move (❌ X).",
+            "embeds": [{"title": "Tic-tac-toe (3x3, 3 in a row)", "description": "❌ X"}],
+            "components": [*grid, {"type": 1, "components": [resign]}],
+        },
+    )
+    assert not old.flags & COMPONENTS_V2 and board(old) == "." * 9
+
+    click = await click_cell(table, old, 4, "alice")
+    assert click.callback is not None and click.callback.type == 7, "one answer: the board edited in place"
+    assert old.flags & COMPONENTS_V2 and old.content == "" and old.embeds == []
+    assert board(old)[4] == "X" and board(old).count("O") == 1 and controls(old) == ["Resign", "Hint"]
+    link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/{old.id}"
+    await emu.wait_for(lambda: link in current.text, timeout=15, description="the newer board links to it")
+    assert current.buttons == [] and emu.spec_violations == []
+    await click_cell(table, old, free_cells(old)[0], "alice")
+    assert board(old).count("X") == 2

@@ -9,8 +9,8 @@ import discord
 from bot.engine import Level, Outcome
 from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from bot.exts.games.messages import GameMessage, compose
-from bot.exts.games.render.board import board_text, moved_text
-from bot.exts.games.render.common import MessageText, clean, players_only
+from bot.exts.games.render.board import board_text, challenge_text, moved_text
+from bot.exts.games.render.common import Card, clean, players_only
 from bot.exts.games.render.hint import hint_embed
 from bot.exts.games.render.records import leaderboard_embed
 from bot.exts.games.views import board_view
@@ -18,12 +18,13 @@ from bot.i18n import texts_for_locale
 from bot.services.results import CellVerdict, HintView, Leaderboard, LeaderboardEntry
 from bot.states import EndReason, GameResult, GameStatus
 from tests.exts.factories import ALICE, BOB, game_view
+from tests.support import layouts
 
 ENGLISH = texts_for_locale("en-US")
 
 
-def grid(view: discord.ui.View) -> list[dict[str, object]]:
-    return [item.to_component_dict() for item in view.children]
+def grid(view: discord.ui.LayoutView) -> list[dict[str, object]]:
+    return layouts.buttons(view)
 
 
 def test_custom_ids_fit_discord_and_round_trip_through_the_parser() -> None:
@@ -46,9 +47,11 @@ def test_custom_ids_fit_discord_and_round_trip_through_the_parser() -> None:
 def test_the_grid_has_one_button_per_cell_in_reading_order_then_the_controls() -> None:
     game = game_view("X.O/.X./...", last_cell=4)
     view = board_view(game, ENGLISH)
-    components = grid(view)
-    cells = components[:9]
-    assert [c["label"] for c in cells] == ["X", "b1", "O", "a2", "X", "c2", "a3", "b3", "c3"]
+    rows = layouts.rows(view)
+    assert [len(row) for row in rows] == [3, 3, 3, 2], "three rows of cells, then the controls"
+    cells = [button for row in rows[:3] for button in row]
+    assert [c["label"] for c in cells] == ["a1", "b1", "c1", "a2", "b2 •", "c2", "a3", "b3", "c3"]
+    assert [(c.get("emoji") or {}).get("name") for c in cells[:3]] == ["❌", None, "⭕"]
     assert [bool(c.get("disabled")) for c in cells] == [
         True,
         False,
@@ -60,51 +63,61 @@ def test_the_grid_has_one_button_per_cell_in_reading_order_then_the_controls() -
         False,
         False,
     ]
-    assert [item.row for item in view.children[:9]] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
     assert cells[4]["style"] == discord.ButtonStyle.primary.value, "the last move is highlighted"
     assert re.fullmatch(r"ttt:cell:42:3:1", str(cells[1]["custom_id"]))
-    assert [c["label"] for c in components[9:]] == ["Resign"] and view.children[9].row == 3
+    assert [c["label"] for c in rows[3]] == ["Resign", "Hint"]
+    assert layouts.accent(view) == discord.Colour.orange().value, "O to move"
+    assert layouts.accent(board_view(game_view(), ENGLISH)) == discord.Colour.blurple().value, "X to move"
 
 
-def test_a_won_board_is_disabled_with_the_line_highlighted_and_offers_a_rematch() -> None:
+def test_a_won_board_is_disabled_with_the_line_marked_and_offers_a_rematch_review_and_replay() -> None:
     game = game_view("XXX/OO./...", last_cell=2)
-    components = grid(board_view(game, ENGLISH))
+    view = board_view(game, ENGLISH)
+    components = grid(view)
     assert all(c.get("disabled") for c in components[:9])
     styles = [c["style"] for c in components[:9]]
     assert [i for i, s in enumerate(styles) if s == discord.ButtonStyle.success.value] == [0, 1, 2]
-    assert [c["label"] for c in components[9:]] == ["Rematch", "Review"]
-    text = board_text(ENGLISH, game)
-    assert f"<@{ALICE}> wins with a1, b1, c1!" in text.content
+    assert [c["label"] for c in components[:3]] == ["a1 ★", "b1 ★", "c1 ★"], "marked without colour too"
+    assert [c["label"] for c in components[9:]] == ["Rematch", "Review", "Replay"]
+    assert f"<@{ALICE}> wins with a1, b1, c1!" in layouts.shown_text(view)
+    assert layouts.accent(view) == discord.Colour.green().value
 
 
-def test_a_5x5_board_fills_the_five_rows_and_4x4_keeps_a_controls_row() -> None:
-    five = board_view(game_view("." * 25), ENGLISH)
-    assert len(five.children) == 25 and max(item.row or 0 for item in five.children) == 4
-    four = board_view(game_view("." * 16), ENGLISH)
-    assert len(four.children) == 17 and four.children[-1].row == 4
+def test_every_size_has_a_controls_row_within_discords_forty_components() -> None:
+    for text in ("." * 25, "XXXX./OOO../...../...../.....", "." * 16, "." * 9):
+        view = board_view(game_view(text, last_cell=3 if "X" in text else None), ENGLISH)
+        size = round(len(text.replace("/", "")) ** 0.5)
+        rows = layouts.rows(view)
+        assert len(rows) == size + 1 and all(len(row) == size for row in rows[:size])
+        assert rows[-1] and view.total_children_count <= 40, (text, view.total_children_count)
+        assert layouts.body(view) and "content" not in layouts.body(view)
 
 
 def test_a_pending_challenge_shows_accept_and_decline_and_its_end_shows_none() -> None:
     pending = compose(game_view(vs_bot=False, status=GameStatus.PENDING), ENGLISH)
-    assert pending.view is not None
-    assert [c["label"] for c in grid(pending.view)] == ["Accept", "Decline"]
-    assert pending.text.content.startswith(f"<@{BOB}>, <@{ALICE}> challenges you")
+    assert [c["label"] for c in grid(pending.layout)] == ["Accept", "Decline"]
+    assert pending.text.content is None and pending.text.embed is None
+    assert f"<@{BOB}>, <@{ALICE}> challenges you" in layouts.shown_text(pending.view)
     assert pending.text.allowed_mentions.to_dict()["users"] == [BOB]
     expired = compose(
         game_view(vs_bot=False, status=GameStatus.EXPIRED, end_reason=EndReason.TIMEOUT), ENGLISH
     )
-    assert expired.view is None and "expired" in expired.text.content
+    assert grid(expired.layout) == [] and "expired" in layouts.shown_text(expired.view)
     declined = compose(
         game_view(vs_bot=False, status=GameStatus.CANCELLED, end_reason=EndReason.DECLINED), ENGLISH
     )
-    assert declined.view is None and "declined" in declined.text.content
+    assert grid(declined.layout) == [] and "declined" in layouts.shown_text(declined.view)
+
+
+def shown(card: Card) -> str:
+    return "\n".join(part for part in (card.top, card.bottom) if part)
 
 
 def test_results_by_resignation_timeout_and_cancel_are_stated() -> None:
     resigned = game_view(
         "X........", result=GameResult.O_WON, end_reason=EndReason.RESIGN, status=GameStatus.FINISHED
     )
-    assert f"<@{ALICE}> resigned; **TicTacToe** wins." in board_text(ENGLISH, resigned).content
+    assert f"<@{ALICE}> resigned; **TicTacToe** wins." in board_text(ENGLISH, resigned).top
     late = game_view(
         "X...O....",
         vs_bot=False,
@@ -112,12 +125,11 @@ def test_results_by_resignation_timeout_and_cancel_are_stated() -> None:
         end_reason=EndReason.TIMEOUT,
         status=GameStatus.FINISHED,
     )
-    assert f"<@{ALICE}> ran out of time; <@{BOB}> wins." in board_text(ENGLISH, late).content
+    assert f"<@{ALICE}> ran out of time; <@{BOB}> wins." in board_text(ENGLISH, late).top
     cancelled = game_view("X...O....", status=GameStatus.CANCELLED, end_reason=EndReason.CANCEL)
-    assert "cancelled" in board_text(ENGLISH, cancelled).content
+    assert "cancelled" in board_text(ENGLISH, cancelled).top
     drawn = board_text(ENGLISH, game_view("XOX/XOO/OXX"))
-    assert drawn.content is not None and "draw" in drawn.content
-    assert drawn.embed is not None and drawn.embed.colour == discord.Colour.light_grey()
+    assert "draw" in drawn.top and drawn.colour == discord.Colour.light_grey()
 
 
 def test_mentions_are_limited_to_the_players_and_names_cannot_inject_markdown_or_pings() -> None:
@@ -126,43 +138,35 @@ def test_mentions_are_limited_to_the_players_and_names_cannot_inject_markdown_or
     assert clean("@everyone **bold**") != "@everyone **bold**"
     assert "@everyone" not in clean("@everyone")
     evil = board_text(ENGLISH, game_view(bot_name="@here *x*"))
-    assert "@here" not in everything(evil)
-
-
-def everything(text: MessageText) -> str:
-    embed = text.embed.to_dict() if text.embed is not None else {}
-    parts = [text.content or "", embed.get("title", ""), embed.get("description", "")]
-    parts += [f"{field['name']} {field['value']}" for field in embed.get("fields", [])]
-    return "\n".join([*parts, embed.get("footer", {}).get("text", "")])
+    assert "@here" not in shown(evil)
 
 
 def test_the_board_message_says_each_thing_once() -> None:
     running = board_text(ENGLISH, game_view("X.O/.X./..O", last_cell=8))
-    assert running.content == f"<@{ALICE}> to move (❌ X)."
-    shown = everything(running)
-    assert shown.count("to move") == 1 and shown.count(f"<@{ALICE}>") == 2, "the turn, and who plays X"
-    assert shown.count("Last move") == 1 and "⭕ O at c3" in shown
-    assert shown.count("Your time runs out") == 1 and shown.count("3x3") == 1
-    assert "```" not in shown, "the buttons are the board"
+    assert running.top.splitlines()[:2] == [
+        "### Tic-tac-toe (3x3, 3 in a row)",
+        f"<@{ALICE}> to move (❌ X).",
+    ]
+    text = shown(running)
+    assert text.count("to move") == 1 and text.count(f"<@{ALICE}>") == 2, "the turn, and who plays X"
+    assert text.count("Last move") == 1 and "⭕ O at c3" in str(running.bottom)
+    assert text.count("Your time runs out") == 1 and text.count("3x3") == 1
+    assert "```" not in text, "the buttons are the board"
     won = board_text(ENGLISH, game_view("XXX/OO./...", last_cell=2))
-    assert won.content == f"<@{ALICE}> wins with a1, b1, c1!"
-    assert everything(won).count("wins") == 1 and "Your time runs out" not in everything(won)
+    assert won.top.splitlines()[1] == f"<@{ALICE}> wins with a1, b1, c1!"
+    assert shown(won).count("wins") == 1 and "Your time runs out" not in shown(won)
 
 
 def test_a_challenge_says_each_thing_once() -> None:
-    pending = compose(game_view(vs_bot=False, status=GameStatus.PENDING), ENGLISH).text
-    shown = everything(pending)
-    assert shown.count("<t:") == 1 and shown.count("3x3") == 1 and shown.count("challenges you") == 1
-    declined = compose(
-        game_view(vs_bot=False, status=GameStatus.CANCELLED, end_reason=EndReason.DECLINED), ENGLISH
-    )
-    assert everything(declined.text).count("declined") == 1
+    pending = shown(challenge_text(ENGLISH, game_view(vs_bot=False, status=GameStatus.PENDING)))
+    assert pending.count("<t:") == 1 and pending.count("3x3") == 1 and pending.count("challenges you") == 1
+    declined = game_view(vs_bot=False, status=GameStatus.CANCELLED, end_reason=EndReason.DECLINED)
+    assert shown(challenge_text(ENGLISH, declined)).count("declined") == 1
 
 
 def test_the_players_and_the_bots_level_are_named() -> None:
-    embed = board_text(ENGLISH, game_view(level=Level.EASY)).embed
-    assert embed is not None and "level: easy" in str(embed.description)
-    assert f"❌ X: <@{ALICE}>" in str(embed.description)
+    top = board_text(ENGLISH, game_view(level=Level.EASY)).top
+    assert "level: easy" in top and f"❌ X: <@{ALICE}>" in top
 
 
 def test_a_hint_names_every_free_cell_with_its_verdict() -> None:
@@ -201,11 +205,10 @@ def test_the_leaderboard_lists_ranks_and_escapes_names() -> None:
 
 def test_a_message_sends_only_its_parts_and_an_edit_removes_the_others() -> None:
     board = compose(game_view(), ENGLISH)
-    assert set(board.send_args()) == {"content", "embed", "view", "allowed_mentions"}
-    assert board.edit_args()["view"] is board.view is not None
+    assert board.layout is board.view is not None and set(board.send_args()) == {"allowed_mentions"}
+    edit = board.edit_args()
+    assert edit["content"] is None and edit["embed"] is None, "an embed board turns into a V2 one"
     url = "https://discord.com/channels/1/2/3"
-    moved = GameMessage(moved_text(ENGLISH, url))
-    assert set(moved.send_args()) == {"content", "allowed_mentions"}
-    edit = moved.edit_args()
-    assert edit["embed"] is None and edit["view"] is None, "an old board loses its card and buttons"
-    assert url in str(edit["content"]) and edit["allowed_mentions"].to_dict()["parse"] == []
+    moved = GameMessage.of_card(moved_text(ENGLISH, url))
+    assert grid(moved.layout) == [] and url in layouts.shown_text(moved.view)
+    assert moved.edit_args()["allowed_mentions"].to_dict()["parse"] == []

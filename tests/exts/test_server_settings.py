@@ -67,6 +67,7 @@ async def test_a_manager_sees_every_setting_with_its_default(
         "Time for each move: 10 minutes (the default).",
         "Time to answer a challenge: 2 minutes (the default).",
         "Level of games against me started without one: **perfect**.",
+        "Pieces on the boards: **classic**.",
         "Change them with the options of `/ttt settings`: a channel or role given again is taken off,"
         " a time of 0 puts the default back.",
     ]

@@ -11,7 +11,7 @@ import pytest
 
 from discord_emulator import DiscordEmulator, Message, Perm
 from tests.support.bot import BotUnderTest
-from tests.support.tables import Table, answer, cells, controls, private_answer
+from tests.support.tables import Table, answer, cells, controls, headline, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -79,7 +79,7 @@ async def test_a_player_who_does_not_move_loses_on_time(
     await emu.wait_for(lambda: "ran out of time" in message.text, DEADLINE_GUARD, "the turn clock to run out")
     assert f"<@{dev_table['bob'].id}> ran out of time" in message.text
     assert all(button.disabled for button in cells(message))
-    assert controls(message) == ["Rematch", "Review"]
+    assert controls(message) == ["Rematch", "Review", "Replay"]
     assert edited_by_channel_api(emu, message)
 
 
@@ -107,10 +107,10 @@ async def test_a_timeout_shown_by_the_bot_alone_speaks_the_servers_language(
     try:
         channel = dev_table.new_channel("horloge")
         message = await answer(await dev_table.slash("bob", "ttt start", where=channel, level="easy"))
-        assert message.text.startswith(f"À <@{dev_table['bob'].id}> de jouer")
+        assert headline(message).startswith(f"À <@{dev_table['bob'].id}> de jouer")
         await emu.wait_for(lambda: "dépassé son temps" in message.text, DEADLINE_GUARD, "time to run out")
         assert f"<@{dev_table['bob'].id}> a dépassé son temps, **" in message.text
-        assert controls(message) == ["Revanche", "Analyse"]
+        assert controls(message) == ["Revanche", "Analyse", "Rediffusion"]
         assert edited_by_channel_api(emu, message)
     finally:
         await private_answer(await dev_table.slash("admin", "ttt settings", language="auto"))

@@ -102,7 +102,11 @@ async def test_a_challenge_in_a_group_dm_is_played_to_its_end_by_buttons(
         await friends.click_cell(game, cell, ("alice", "bob")[ply % 2])
         assert board(game)[cell] == "XO"[ply % 2]
     assert f"{friends['alice'].mention} wins" in game.text
-    assert all(button.disabled for button in cells(game)) and controls(game) == ["Rematch", "Review"]
+    assert all(button.disabled for button in cells(game)) and controls(game) == [
+        "Rematch",
+        "Review",
+        "Replay",
+    ]
     review = await answer(await friends.click(game, game.button(label="Review").custom_id or "", "bob"))
     assert review.ephemeral and f"Review of game {game_id_of(game)}" in review.embed_text
     strangers = Conversation.group_dm(emu, "alice", "carol", installed=("carol",))
@@ -128,7 +132,7 @@ async def test_a_game_against_the_bot_in_a_group_dm_with_a_rematch(
     while free_cells(game) and "Resign" in controls(game):
         await friends.click_cell(game, free_cells(game)[0], "alice")
     assert "wins" in game.text or "draw" in game.text
-    assert controls(game) == ["Rematch", "Review"]
+    assert controls(game) == ["Rematch", "Review", "Replay"]
 
     rematch = await answer(await friends.click(game, game.button(label="Rematch").custom_id or "", "alice"))
     assert len(cells(rematch)) == 9 and game_id_of(rematch) != game_id_of(game)

@@ -37,6 +37,7 @@ from bot.states import EndReason, GameStatus
 from discord_emulator.errors import FormErrors
 from discord_emulator.validation import check_message_body
 from tests.exts.factories import ALICE, NOW, game_view
+from tests.support import layouts
 
 LONG_NAME = "**Ålice** __the__ 🎲 ~~Große~~ ||x||"[:32]
 SHOWN_NAME = common.clean(LONG_NAME)
@@ -56,6 +57,7 @@ REALISTIC: dict[str, object] = {
     "mark": "❌ X",
     "engine": "O",
     "level": " (perfect)",
+    "theme": "high contrast",
     "cell": "e5",
     "cells": 25,
     "last": "e5",
@@ -211,12 +213,11 @@ def test_what_discord_shows_stays_within_its_limits_in_every_language(language: 
     for options in GAMES.values():
         game = game_view(bot_name=LONG_NAME, game_id=2147483647, **options)  # type: ignore[arg-type]
         message = compose(game, texts)
-        within_limits(**message_body(message.text, message.view))
+        within_limits(**layouts.body(message.view, allowed_mentions=message.text.allowed_mentions.to_dict()))
         if game.vs_bot:
-            assert message.text.embed is not None
-            assert SHOWN_NAME in str(message.text.embed.description), "the bot's name, escaped"
-        for button in message.view.children if message.view else []:
-            assert len(getattr(button, "label", "") or "") <= 80
+            assert SHOWN_NAME in layouts.shown_text(message.view), "the bot's name, escaped"
+        for button in layouts.buttons(message.view):
+            assert len(button.get("label") or "") <= 80
         within_limits(content=answers.move_summary(texts, game, "e5", URL))
 
     big = game_view("XO.XO/OX.OX/XO.../...../.....", bot_name=LONG_NAME)
@@ -249,11 +250,8 @@ def test_no_english_is_left_on_a_translated_board(code: str) -> None:
     texts = texts_for(next(language for language in LANGUAGES if language.code == code))
     for options in GAMES.values():
         message = compose(game_view(bot_name="Robo", **options), texts)  # type: ignore[arg-type]
-        embed = message.text.embed
-        parts = [message.text.content or ""]
-        if embed is not None:
-            parts += [str(embed.title), str(embed.description), str(embed.footer.text)]
-        parts += [str(getattr(item, "label", "")) for item in (message.view.children if message.view else [])]
+        parts = [layouts.shown_text(message.view)]
+        parts += [str(item.get("label") or "") for item in layouts.buttons(message.view)]
         shown = COMMANDS.sub("", "\n".join(parts))
         assert not ENGLISH_WORDS.search(shown), (code, shown)
 

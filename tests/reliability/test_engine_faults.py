@@ -104,7 +104,7 @@ async def test_a_5x5_reply_comes_though_its_worker_and_the_next_one_are_killed(
 
     await emu.wait_for(lambda: board(message).count("O") == 1, REPLY_GUARD, "the bot's reply")
     assert board(message).count("X") == 1
-    assert f"<@{table['alice'].id}> to move" in message.content
+    assert f"<@{table['alice'].id}> to move" in message.text
     assert any(not button.disabled for button in cells(message)), "the game goes on"
     assert (await answer(hint)).ephemeral, "the hint is answered too, privately (verdicts or try again)"
 
@@ -118,7 +118,7 @@ async def test_a_reply_that_keeps_failing_ends_the_game_unrated_and_says_why(
         await answer(await table.click(message, cells(message)[12].custom_id or "", "alice"))
         await emu.wait_for(lambda: "without a result" in message.text, REPLY_GUARD, "the game to end")
     assert all(button.disabled for button in cells(message))
-    assert "engine" in message.content and "does not count" in message.content
+    assert "engine" in message.text and "does not count" in message.text
     assert board(message).count("X") == 1 and board(message).count("O") == 0
     assert query(bot, "SELECT status, rated FROM games WHERE id = ?", [game]) == [("cancelled", 0)]
 

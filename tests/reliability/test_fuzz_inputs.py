@@ -102,7 +102,7 @@ async def build_arena(emu: DiscordEmulator, bot: BotUnderTest) -> Arena:
     arena = Arena(table, other, active, pending, vs_bot, finished, elsewhere, channel("empty"), gone, robot)
     for name in ("alice", "bob"):
         # A board in a DM, as a forged client could click it: the bot never posts one there.
-        body = {"content": "board", "components": active.components}
+        body = {"components": active.components, "flags": active.flags}
         arena.dm_boards.append(emu.world.post_message(emu.dm_channel(table[name]), body))
     for name, message in (
         ("active", active),

@@ -256,4 +256,4 @@ def fate_of(it: Interaction) -> str:
     """What became of a command: answered in full, told to try again, or left unanswered."""
     if it.callback is None:
         return "unanswered"
-    return "retry" if restarting("en-US") in (it.callback.data or {}).get("content", "") else "answered"
+    return "retry" if restarting("en-US") in ((it.callback.data or {}).get("content") or "") else "answered"

@@ -164,3 +164,30 @@ async def test_the_rating_chart_appears_with_the_first_rated_game(
         now = await repo.rating(ALICE.user_id, scope)
     assert len(changes) == 3 and now is not None and changes[-1].rating == now.rating
     assert [change.played_at for change in changes] == sorted(change.played_at for change in changes)
+
+
+def test_every_theme_but_the_default_has_two_distinct_square_pieces() -> None:
+    from PIL import Image
+
+    from bot.pictures.pieces import SIZE_PX, THEME_STYLES, piece_png
+    from bot.services import DEFAULT_THEME, THEMES
+
+    assert set(THEME_STYLES) == set(THEMES) - {DEFAULT_THEME}
+    for theme in THEME_STYLES:
+        x, o = piece_png(theme, "x"), piece_png(theme, "o")
+        assert x != o and x == piece_png(theme, "x"), "the same bytes on every start"
+        for png in (x, o):
+            picture = Image.open(io.BytesIO(png))
+            assert picture.size == (SIZE_PX, SIZE_PX) and len(png) < 256 * 1024
+
+
+def test_the_high_contrast_pieces_are_greyscale_and_inverse_of_each_other() -> None:
+    from PIL import Image
+
+    from bot.pictures.pieces import SIZE_PX, piece_png
+
+    for mark, tile in (("x", 255), ("o", 0)):
+        picture = Image.open(io.BytesIO(piece_png("contrast", mark))).convert("RGBA")
+        colours = {pixel[:3] for pixel in picture.getdata() if pixel[3] > 0}
+        assert all(r == g == b for r, g, b in colours), "no colour is needed to read them"
+        assert picture.getpixel((SIZE_PX // 8, SIZE_PX // 2))[:3] == (tile, tile, tile), "light X, dark O"

@@ -112,6 +112,12 @@ def mark_shown(label: str | None, emoji: dict[str, Any] | None) -> str:
     return "."
 
 
+def headline(message: Message) -> str:
+    """What a game's message says first, under its heading: whose turn it is, or the result."""
+    lines = message.display_text.splitlines()
+    return lines[1] if len(lines) > 1 and lines[0].startswith("#") else (lines[0] if lines else "")
+
+
 def board(message: Message) -> str:
     """The board as the buttons show it: X, O or . per cell."""
     return "".join(mark_shown(button.label, button.emoji) for button in cells(message))

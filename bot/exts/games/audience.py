@@ -59,6 +59,20 @@ class Audience:
             return texts_for(chosen)
         return texts_for(from_locale(self.guild_locale(guild_id, interaction)))
 
+    async def theme(self, game: GameView) -> str | None:
+        """The theme of ``game``'s pieces: the server's, or outside servers the one its starter chose.
+
+        A board must be shown even when the store cannot say which theme the server chose: then
+        it shows the default pieces.
+        """
+        if game.guild_id is None:
+            return game.starter_theme
+        try:
+            return await self.service.server_theme(game.guild_id)
+        except NotDone as error:
+            log.warning("Could not read the theme of server %s; using the default: %s", game.guild_id, error)
+            return None
+
     async def public(self, game: GameView, interaction: discord.Interaction[Any] | None = None) -> Texts:
         """The texts for ``game``'s public message."""
         if game.guild_id is not None:

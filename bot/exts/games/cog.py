@@ -43,11 +43,13 @@ class GamesCog(GameCommands, RecordCommands, SettingsCommands, ClickHandling, na
 
     async def cog_load(self) -> None:
         """Install the error handler of the app commands, make the bot's pending moves, then start the
-        deadline sweeper (so that a pending move is made, and shown, by one of the two only)."""
+        deadline sweeper (so that a pending move is made, and shown, by one of the two only); make sure
+        the themes' pieces are among the application's emoji meanwhile."""
         self._previous_error_handler = self.bot.tree.on_error
         self.bot.tree.error(self.on_app_command_error)
         self.bot.click_handler = self.on_click
         self._spawn(self._resume_bot_turns())
+        self._spawn(self.publisher.pieces.upload(self.bot))
 
     async def cog_unload(self) -> None:
         """Restore the previous error handler and stop the sweeper."""

@@ -1,7 +1,8 @@
 """The custom ids of the game's buttons: what a click carries to find its game.
 
 ``ttt:cell:<game>:<ply>:<cell>``, ``ttt:resign:<game>``, ``ttt:rematch:<game>``,
-``ttt:review:<game>``, ``ttt:accept:<game>`` and ``ttt:decline:<game>``. The ply in a cell's id lets the
+``ttt:review:<game>``, ``ttt:hint:<game>``, ``ttt:replay:<game>``, ``ttt:accept:<game>`` and
+``ttt:decline:<game>``. The ply in a cell's id lets the
 service refuse a click on a board that has moved on since it was drawn.
 
 :data:`CELL_TEMPLATE` and :data:`CONTROL_TEMPLATE` are the templates of the persistent
@@ -21,8 +22,8 @@ _GAME = r"(?P<game>[1-9][0-9]{0,17})"
 CELL_TEMPLATE = rf"{PREFIX}:cell:{_GAME}:(?P<ply>[0-9]{{1,2}}):(?P<cell>[0-9]{{1,2}})"
 """A cell's button: the game, the ply the board was drawn at, and the cell (0-based, reading order)."""
 
-CONTROL_TEMPLATE = rf"{PREFIX}:(?P<action>resign|rematch|review|accept|decline):{_GAME}"
-"""Resign, Rematch, Review, Accept or Decline: an action on the whole game."""
+CONTROL_TEMPLATE = rf"{PREFIX}:(?P<action>resign|rematch|review|hint|replay|accept|decline):{_GAME}"
+"""Resign, Rematch, Review, Hint, Replay, Accept or Decline: an action on the whole game."""
 
 _CELL = re.compile(CELL_TEMPLATE)
 _CONTROL = re.compile(CONTROL_TEMPLATE)
@@ -35,6 +36,8 @@ class Action(enum.Enum):
     RESIGN = "resign"
     REMATCH = "rematch"
     REVIEW = "review"
+    HINT = "hint"
+    REPLAY = "replay"
     ACCEPT = "accept"
     DECLINE = "decline"
 

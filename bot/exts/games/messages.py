@@ -25,8 +25,10 @@ import discord
 from bot.bot import Interaction
 from bot.exts.games.audience import Audience
 from bot.exts.games.render.board import game_text, is_challenge_message, moved_text
-from bot.exts.games.render.common import MessageText, jump_url
-from bot.exts.games.views import board_view, challenge_view
+from bot.exts.games.render.common import Card, MessageText, jump_url
+from bot.exts.games.render.pieces import UNICODE_PIECES, Pieces
+from bot.exts.games.themes import ThemePieces
+from bot.exts.games.views import board_view, card_view, challenge_view
 from bot.i18n import Texts
 from bot.services import GameService, GameView, NotDone
 
@@ -47,27 +49,43 @@ class EditArgs(TypedDict):
 
     content: str | None
     embed: discord.Embed | None
-    view: discord.ui.View | None
+    view: discord.ui.View | discord.ui.LayoutView | None
     allowed_mentions: discord.AllowedMentions
 
 
 @dataclass(frozen=True, slots=True)
 class GameMessage:
-    """Everything a message shows; ``view`` None means no buttons."""
+    """Everything a message shows; ``view`` None means no buttons.
+
+    A :class:`discord.ui.LayoutView` makes a Components V2 message, whose words are all in the
+    view: its text has no content and no embed. Editing an older message (content and an embed)
+    into one removes those and adds the flag, which Discord allows; the flag is never removed.
+    """
 
     text: MessageText
-    view: discord.ui.View | None = None
+    view: discord.ui.View | discord.ui.LayoutView | None = None
+
+    @classmethod
+    def of_card(cls, card: Card, view: discord.ui.LayoutView | None = None) -> GameMessage:
+        """The Components V2 message of ``card``: ``view`` if given, else the card alone."""
+        return cls(MessageText(None, None, card.allowed_mentions), view or card_view(card))
 
     def send_args(self) -> SendArgs:
-        """The keyword arguments that send this message (only the parts it has)."""
+        """The keyword arguments that send this message (only the parts it has), unless it is a
+        Components V2 one (:attr:`layout`)."""
         args = SendArgs(allowed_mentions=self.text.allowed_mentions)
         if self.text.content is not None:
             args["content"] = self.text.content
         if self.text.embed is not None:
             args["embed"] = self.text.embed
-        if self.view is not None:
+        if isinstance(self.view, discord.ui.View):
             args["view"] = self.view
         return args
+
+    @property
+    def layout(self) -> discord.ui.LayoutView | None:
+        """The layout of a Components V2 message (sent alone, with its allowed mentions)."""
+        return self.view if isinstance(self.view, discord.ui.LayoutView) else None
 
     def edit_args(self) -> EditArgs:
         """The keyword arguments that edit a message into this one (parts it lacks are removed)."""
@@ -77,12 +95,12 @@ class GameMessage:
         )
 
 
-def compose(game: GameView, texts: Texts) -> GameMessage:
+def compose(game: GameView, texts: Texts, pieces: Pieces = UNICODE_PIECES) -> GameMessage:
     """The message for ``game`` as it stands, in ``texts``' language: a challenge, or a board."""
-    text = game_text(texts, game)
+    card = game_text(texts, game, pieces)
     if is_challenge_message(game):
-        return GameMessage(text, challenge_view(game, texts) if game.is_pending else None)
-    return GameMessage(text, board_view(game, texts))
+        return GameMessage.of_card(card, challenge_view(game, texts, card))
+    return GameMessage.of_card(card, board_view(game, texts, pieces, card))
 
 
 class MessageRef(NamedTuple):
@@ -107,7 +125,13 @@ async def answer(interaction: Interaction, message: GameMessage, *, ephemeral: b
     """
     if interaction.response.is_done():
         return (await interaction.edit_original_response(**message.edit_args())).id
-    callback = await interaction.response.send_message(**message.send_args(), ephemeral=ephemeral)
+    layout, mentions = message.layout, message.text.allowed_mentions
+    if layout is not None:
+        callback = await interaction.response.send_message(
+            view=layout, allowed_mentions=mentions, ephemeral=ephemeral
+        )
+    else:
+        callback = await interaction.response.send_message(**message.send_args(), ephemeral=ephemeral)
     return callback.message_id
 
 
@@ -173,10 +197,14 @@ class BoardPublisher:
         self._failed: set[int] = set()
         self.order = EditOrder()
         self.audience = Audience(client, service)
+        self.pieces = ThemePieces()
 
     async def compose(self, game: GameView, interaction: Interaction | None = None) -> GameMessage:
-        """The public message for ``game``, in its audience's language (see :class:`Audience`)."""
-        return compose(game, await self.audience.public(game, interaction))
+        """The public message for ``game``, in its audience's language (see :class:`Audience`), with
+        its theme's pieces."""
+        audience = self.audience
+        pieces = self.pieces.of(await audience.theme(game))
+        return compose(game, await audience.public(game, interaction), pieces)
 
     async def answer_click(self, interaction: Interaction, game: GameView) -> None:
         """Answer a button's click by editing its message to show ``game`` (or only acknowledge it,
@@ -202,9 +230,9 @@ class BoardPublisher:
         if old == board or game.interactions_only:
             return
         texts = await self.audience.public(game)
-        text = moved_text(texts, jump_url(game.guild_id, board.channel_id, board.message_id))
+        card = moved_text(texts, jump_url(game.guild_id, board.channel_id, board.message_id))
         try:
-            await self._edit(old.channel_id, old.message_id, game, GameMessage(text))
+            await self._edit(old.channel_id, old.message_id, game, GameMessage.of_card(card))
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not point the old board %s of game %s to its new one: %r", old, game.id, error)
 
@@ -267,5 +295,10 @@ class BoardPublisher:
                 await partial.edit(**message.edit_args())
 
     async def _post(self, channel_id: int, message: GameMessage) -> int:
-        sent = await self._client.get_partial_messageable(channel_id).send(**message.send_args())
+        channel = self._client.get_partial_messageable(channel_id)
+        layout = message.layout
+        if layout is not None:
+            sent = await channel.send(view=layout, allowed_mentions=message.text.allowed_mentions)
+        else:
+            sent = await channel.send(**message.send_args())
         return sent.id

@@ -34,3 +34,12 @@ class LevelWithOpponent(Refusal):
     """``/ttt start`` with both a member to challenge and a level, which is for games against the bot."""
 
     template = N_("The level is for games against me; leave it out when you challenge a member.")
+
+
+class ThemeInServer(Refusal):
+    """``/ttt start`` with a theme in a server, whose boards show the theme its admins chose."""
+
+    template = N_(
+        "In a server the boards show the pieces its admins chose (`/ttt settings theme`); leave the theme"
+        " out here."
+    )

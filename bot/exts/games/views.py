@@ -1,4 +1,5 @@
-"""Persistent buttons: the board grid, Resign, Rematch and Review, and a challenge's Accept and Decline.
+"""Persistent buttons and the Components V2 layouts that hold them: the board (its grid, and Resign and
+Hint, or Rematch, Review and Replay) and a challenge (Accept and Decline).
 
 Every button is a :class:`discord.ui.DynamicItem` whose custom id (see
 :mod:`bot.exts.games.custom_ids`) carries what a click needs to find its game in the
@@ -13,6 +14,7 @@ these classes only translate.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar, Self, cast
 
 import discord
@@ -28,7 +30,9 @@ from bot.exts.games.custom_ids import (
     parse_custom_id,
 )
 from bot.exts.games.render.answers import UNAVAILABLE
-from bot.exts.games.render.board import button_label
+from bot.exts.games.render.board import board_text, button_label, challenge_text
+from bot.exts.games.render.common import Card
+from bot.exts.games.render.pieces import UNICODE_PIECES, Pieces
 from bot.i18n import Texts, texts_for_locale
 from bot.services import GameStatus
 from bot.services.results import GameView
@@ -58,11 +62,18 @@ class CellButton(
     """One cell of the board; its row in the message is its row on the board."""
 
     def __init__(
-        self, click: Click, *, label: str, style: discord.ButtonStyle, disabled: bool, row: int
+        self,
+        click: Click,
+        *,
+        label: str,
+        style: discord.ButtonStyle,
+        disabled: bool,
+        row: int,
+        emoji: discord.PartialEmoji | None = None,
     ) -> None:
         self.click = click
         button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-            label=label, style=style, disabled=disabled, custom_id=click.custom_id
+            label=label, style=style, disabled=disabled, custom_id=click.custom_id, emoji=emoji
         )
         super().__init__(button, row=row)
 
@@ -86,7 +97,7 @@ class ControlButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=CONTROL_TEMPLATE,
 ):
-    """Resign, Rematch, Review, Accept or Decline: an action on the whole game."""
+    """Resign, Hint, Rematch, Review, Replay, Accept or Decline: an action on the whole game."""
 
     STYLES: ClassVar[dict[Action, discord.ButtonStyle]] = {
         Action.RESIGN: discord.ButtonStyle.danger,
@@ -94,6 +105,8 @@ class ControlButton(
         Action.ACCEPT: discord.ButtonStyle.success,
         Action.DECLINE: discord.ButtonStyle.danger,
         Action.REVIEW: discord.ButtonStyle.secondary,
+        Action.HINT: discord.ButtonStyle.secondary,
+        Action.REPLAY: discord.ButtonStyle.secondary,
     }
 
     def __init__(self, click: Click, *, label: str, row: int) -> None:
@@ -122,21 +135,28 @@ class ControlButton(
 
 DYNAMIC_ITEMS: tuple[type[CellButton] | type[ControlButton], ...] = (CellButton, ControlButton)
 
+LAST_MOVE_SIGN = "•"
+"""After the last move's cell name, so it stands out without colour too."""
+WINNING_SIGN = "★"
+"""After the cell names of the winning line, so it stands out without colour too."""
+
 
 def _button_ids(message: discord.Message | None) -> list[str]:
     if message is None:
         return []
     ids = []
-    for row in message.components:
-        for child in getattr(row, "children", ()):
-            custom_id = getattr(child, "custom_id", None)
-            if isinstance(custom_id, str):
-                ids.append(custom_id)
+    pending: list[Any] = list(message.components)
+    while pending:
+        item = pending.pop(0)
+        custom_id = getattr(item, "custom_id", None)
+        if isinstance(custom_id, str):
+            ids.append(custom_id)
+        pending[:0] = [*getattr(item, "children", ()), *filter(None, [getattr(item, "accessory", None)])]
     return ids
 
 
 def has_button(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether the message has a button with this custom id."""
+    """Whether the message has a button with this custom id (in a container too)."""
     return custom_id in _button_ids(message)
 
 
@@ -146,49 +166,88 @@ def shown_game(message: discord.Message | None) -> int | None:
     return games.pop() if len(games) == 1 else None
 
 
-def _cell_style(game: GameView, cell: int) -> discord.ButtonStyle:
+def _cell_look(game: GameView, cell: int) -> tuple[discord.ButtonStyle, str]:
+    """A cell's style and label: its name, with a sign on the last move or the winning line."""
+    name = game.cell_name(cell)
     if game.status is GameStatus.FINISHED and cell in game.winning_cells:
-        return discord.ButtonStyle.success
+        return discord.ButtonStyle.success, f"{name} {WINNING_SIGN}"
     if cell == game.last_cell:
-        return discord.ButtonStyle.primary
-    return discord.ButtonStyle.secondary
+        return discord.ButtonStyle.primary, f"{name} {LAST_MOVE_SIGN}"
+    return discord.ButtonStyle.secondary, name
 
 
-def _control(texts: Texts, click: Click, row: int) -> ControlButton:
-    return ControlButton(click, label=button_label(texts, click.action), row=row)
+def _control(texts: Texts, click: Click) -> ControlButton:
+    return ControlButton(click, label=button_label(texts, click.action), row=0)
 
 
-def board_view(game: GameView, texts: Texts) -> discord.ui.View:
-    """The grid (the first ``size`` rows, cells in reading order), then the controls when there is room:
-    Resign while the game runs, Rematch and Review once it is finished.
+def _controls(game: GameView, texts: Texts) -> list[ControlButton]:
+    """Resign and Hint while the game runs; Rematch, Review and Replay once it is finished."""
+    actions: tuple[Action, ...] = ()
+    if game.is_active:
+        actions = (Action.RESIGN, Action.HINT)
+    elif game.status is GameStatus.FINISHED:
+        actions = (Action.REMATCH, Action.REVIEW, Action.REPLAY)
+    return [_control(texts, Click(action, game.id)) for action in actions]
 
-    Occupied cells are disabled and show X or O; empty ones show their name (``b2``)
-    and are enabled while the game runs. The last move is blue, a winning line green.
+
+def _row(items: list[CellButton] | list[ControlButton]) -> discord.ui.ActionRow[discord.ui.LayoutView]:
+    row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+    for item in items:
+        row.add_item(item)
+    return row
+
+
+def card_view(
+    card: Card,
+    rows: Sequence[discord.ui.ActionRow[discord.ui.LayoutView]] = (),
+    controls: Sequence[ControlButton] = (),
+) -> discord.ui.LayoutView:
+    """A Components V2 message: one container in the card's colour with its top text, the rows of
+    buttons, a separator and the controls, then its bottom text."""
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=card.colour)
+    container.add_item(discord.ui.TextDisplay(card.top))
+    for row in rows:
+        container.add_item(row)
+    if controls:
+        container.add_item(discord.ui.Separator())
+        container.add_item(_row(list(controls)))
+    if card.bottom:
+        container.add_item(discord.ui.TextDisplay(card.bottom))
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    return view
+
+
+def board_view(
+    game: GameView, texts: Texts, pieces: Pieces = UNICODE_PIECES, card: Card | None = None
+) -> discord.ui.LayoutView:
+    """The board: one container with the heading and players, the grid (``size`` rows, cells in
+    reading order), the controls on every size, and the last move with the clock.
+
+    Every cell is labelled with its name (``b2``) and a played one shows its piece as an emoji, so a
+    screen reader says both. Occupied cells are disabled; empty ones are enabled while the game
+    runs. The last move is blue and marked •, a winning line green and marked ★.
     """
-    view = discord.ui.View(timeout=None)
     legal = set(game.legal_moves)
+    grid: list[CellButton] = []
     for cell, mark in enumerate(game.cells):
-        view.add_item(
+        style, label = _cell_look(game, cell)
+        grid.append(
             CellButton(
                 Click(Action.CELL, game.id, game.ply, cell),
-                label=game.cell_name(cell) if mark is None else mark.value,
-                style=_cell_style(game, cell),
+                label=label,
+                emoji=None if mark is None else pieces.of(mark),
+                style=style,
                 disabled=not (game.is_active and cell in legal),
-                row=cell // game.size,
+                row=0,
             )
         )
-    if game.size < 5:
-        if game.is_active:
-            view.add_item(_control(texts, Click(Action.RESIGN, game.id), game.size))
-        elif game.status is GameStatus.FINISHED:
-            view.add_item(_control(texts, Click(Action.REMATCH, game.id), game.size))
-            view.add_item(_control(texts, Click(Action.REVIEW, game.id), game.size))
-    return view
+    rows = [_row(grid[start : start + game.size]) for start in range(0, len(grid), game.size)]
+    return card_view(card or board_text(texts, game), rows, _controls(game, texts))
 
 
-def challenge_view(game: GameView, texts: Texts) -> discord.ui.View:
-    """A pending challenge's Accept and Decline."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(_control(texts, Click(Action.ACCEPT, game.id), 0))
-    view.add_item(_control(texts, Click(Action.DECLINE, game.id), 0))
-    return view
+def challenge_view(game: GameView, texts: Texts, card: Card | None = None) -> discord.ui.LayoutView:
+    """A challenge: Accept and Decline while it is pending, then only how it ended."""
+    actions: tuple[Action, ...] = (Action.ACCEPT, Action.DECLINE) if game.is_pending else ()
+    controls = [_control(texts, Click(action, game.id)) for action in actions]
+    return card_view(card or challenge_text(texts, game), controls=controls)

@@ -12,7 +12,7 @@ from bot.bot import Interaction
 from bot.exts.games.audience import personal
 from bot.exts.games.custom_ids import Action, Click
 from bot.exts.games.handlers.base import GamesCogBase, actor_of
-from bot.exts.games.looking_back import show_review
+from bot.exts.games.looking_back import post_replay, show_review
 from bot.exts.games.messages import MessageRef, board_ref
 from bot.exts.games.places import place_of, require_public_answers
 from bot.exts.games.render.answers import NOT_THIS_GAME, outdated_board_text
@@ -40,6 +40,13 @@ class ClickHandling(GamesCogBase):
         user = actor_of(interaction)
         if click.action is Action.REVIEW:
             await show_review(self.service, interaction, personal(interaction), place, click.game_id)
+            return
+        if click.action is Action.HINT:
+            await self._show_hint(interaction, click.game_id)
+            return
+        if click.action is Action.REPLAY:
+            texts = await self._public_texts(place, interaction)
+            await post_replay(self.service, interaction, texts, place, click.game_id)
             return
         if click.action is Action.REMATCH:
             require_public_answers(interaction)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -12,15 +13,14 @@ from bot.bot import Interaction
 from bot.engine import WIN_LENGTH, Level
 from bot.exts.games.audience import personal
 from bot.exts.games.handlers.base import TTT, GamesCogBase, actor_of, choice_of, handled
-from bot.exts.games.messages import GameMessage, answer
 from bot.exts.games.places import place_of, require_public_answers
-from bot.exts.games.refusals import LevelWithOpponent, UnknownMember
+from bot.exts.games.refusals import LevelWithOpponent, ThemeInServer, UnknownMember
 from bot.exts.games.render.answers import cancelled_text, cell_choice_name, move_summary, resigned_text
-from bot.exts.games.render.common import MessageText, jump_url, nobody
-from bot.exts.games.render.hint import hint_embed
+from bot.exts.games.render.common import jump_url
+from bot.exts.games.render.pieces import THEME_NAMES
 from bot.exts.games.respond import tell, within_deadline
 from bot.i18n import N_
-from bot.services import Actor, First, NotDone
+from bot.services import THEMES, Actor, First, NotDone, check_theme
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,8 @@ LEVEL_CHOICES = [
     app_commands.Choice(name=N_("perfect (never loses)"), value="perfect"),
 ]
 """The levels, each named with what it does, so a player can pick one that fits."""
+THEME_CHOICES = [app_commands.Choice(name=THEME_NAMES[theme], value=theme) for theme in THEMES]
+"""Every theme of the pieces, by its name."""
 FIRST_CHOICES = [
     # Translators: a choice of /ttt start's first; "me" is the player who runs the command.
     app_commands.Choice(name=N_("me (I play X and go first)"), value="me"),
@@ -71,9 +73,10 @@ class GameCommands(GamesCogBase):
         size=N_("The board: 3x3 (three in a row), 4x4 or 5x5 (four in a row). Default: 3x3."),
         level=N_("How well I play, against me only. Default: perfect."),
         first=N_("Who plays X and moves first. Default: me."),
+        theme=N_("The pieces' look, in DMs and group DMs (servers use their own)."),
     )
     @app_commands.choices(size=SIZE_CHOICES)
-    @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES, theme=THEME_CHOICES)
     @handled
     async def start(
         self,
@@ -82,11 +85,17 @@ class GameCommands(GamesCogBase):
         size: int = 3,
         level: str | None = None,
         first: str = "me",
+        theme: str | None = None,
     ) -> None:
-        """``/ttt start``: a game against the bot, or a challenge to ``opponent``."""
+        """``/ttt start``: a game against the bot, or a challenge to ``opponent``; outside servers, in
+        the pieces of ``theme``."""
         place = place_of(interaction)
         require_public_answers(interaction)
         me = actor_of(interaction)
+        if theme is not None:
+            if place.guild_id is not None:
+                raise ThemeInServer()
+            me = replace(me, theme=check_theme(theme))
         order = choice_of(First, first, "first")
         own_id = self.bot.user.id if self.bot.user is not None else None
         if opponent is None or opponent.id == own_id:
@@ -195,7 +204,4 @@ class GameCommands(GamesCogBase):
     @handled
     async def hint(self, interaction: Interaction) -> None:
         """``/ttt hint``: the engine's verdict on every free cell, privately."""
-        work = self.service.hint(place_of(interaction), actor_of(interaction))
-        hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        embed = hint_embed(personal(interaction), hint)
-        await answer(interaction, GameMessage(MessageText(None, embed, nobody())), ephemeral=True)
+        await self._show_hint(interaction, None)

@@ -1,4 +1,5 @@
-"""``/ttt settings``: a server's language, its channels and role for games, its timeouts and default level.
+"""``/ttt settings``: a server's language, its channels and role for games, its timeouts, default level
+and theme.
 
 Only members with Manage Server may see or change them. Discord cannot require a permission of
 one sub-command of a group (``default_member_permissions`` belongs to the whole ``/ttt``), and a
@@ -13,7 +14,7 @@ from discord import app_commands
 from bot.bot import Interaction
 from bot.exts.games.audience import personal
 from bot.exts.games.handlers.base import TTT, GamesCogBase, handled
-from bot.exts.games.handlers.games import LEVEL_CHOICES
+from bot.exts.games.handlers.games import LEVEL_CHOICES, THEME_CHOICES
 from bot.exts.games.render.settings import changed_text, overview_text
 from bot.exts.games.respond import tell, within_deadline
 from bot.i18n import LANGUAGES, N_
@@ -40,8 +41,9 @@ class SettingsCommands(GamesCogBase):
         turn_timeout=N_("Seconds a player has for each move: 30 to 86400 (0: the default)."),
         challenge_timeout=N_("Seconds a challenge waits for its answer: 30 to 86400 (0: the default)."),
         default_level=N_("How well I play in a game started without a level."),
+        theme=N_("The look of the pieces on this server's boards."),
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, default_level=LEVEL_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, default_level=LEVEL_CHOICES, theme=THEME_CHOICES)
     @handled
     async def settings(
         self,
@@ -52,6 +54,7 @@ class SettingsCommands(GamesCogBase):
         turn_timeout: int | None = None,
         challenge_timeout: int | None = None,
         default_level: str | None = None,
+        theme: str | None = None,
     ) -> None:
         """``/ttt settings``: see or change the server's settings (Manage Server)."""
         guild_id = interaction.guild_id
@@ -64,6 +67,7 @@ class SettingsCommands(GamesCogBase):
             turn_timeout=turn_timeout,
             challenge_timeout=challenge_timeout,
             default_level=default_level,
+            theme=theme,
         )
         if change.is_empty:
             work = self.service.server_settings(guild_id, may_manage=may_manage)

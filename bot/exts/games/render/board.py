@@ -7,22 +7,26 @@ from __future__ import annotations
 
 import discord
 
+from bot.engine import Mark
 from bot.exts.games.custom_ids import Action
 from bot.exts.games.render.common import (
-    COLOUR_ACTIVE,
     COLOUR_DRAWN,
     COLOUR_ENDED,
+    COLOUR_O_TO_MOVE,
     COLOUR_PENDING,
     COLOUR_WON,
-    MessageText,
+    COLOUR_X_TO_MOVE,
+    Card,
+    heading,
     level_name,
-    mark_label,
     nobody,
     players_only,
     size_label,
+    small_print,
     timestamp,
     who,
 )
+from bot.exts.games.render.pieces import UNICODE_PIECES, Pieces
 from bot.i18n import N_, Texts
 from bot.services import EndReason, GameResult, GameStatus
 from bot.services.results import GameView, PlayerView
@@ -42,7 +46,7 @@ def _winner_sentence(texts: Texts, game: GameView) -> str:
     return texts.gettext("{winner} wins!", winner=who(winner))
 
 
-def status_sentence(texts: Texts, game: GameView) -> str:
+def status_sentence(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) -> str:
     """One sentence on where the game stands: whose turn it is, or how it ended."""
     if game.status is GameStatus.PENDING:
         challenged = game.challenged
@@ -54,8 +58,8 @@ def status_sentence(texts: Texts, game: GameView) -> str:
         if side is None:
             return texts.gettext("The game is running.")
         if side.is_bot:
-            return texts.gettext("{name} is thinking ({mark}).", name=who(side), mark=mark_label(side.mark))
-        return texts.gettext("{name} to move ({mark}).", name=who(side), mark=mark_label(side.mark))
+            return texts.gettext("{name} is thinking ({mark}).", name=who(side), mark=pieces.text(side.mark))
+        return texts.gettext("{name} to move ({mark}).", name=who(side), mark=pieces.text(side.mark))
     if game.status is GameStatus.FINISHED:
         return _winner_sentence(texts, game)
     if game.status is GameStatus.EXPIRED:
@@ -70,9 +74,12 @@ def status_sentence(texts: Texts, game: GameView) -> str:
     return texts.gettext("The game was cancelled; it has no result.")
 
 
-def _colour(game: GameView) -> discord.Colour:
+def colour_of(game: GameView) -> discord.Colour:
+    """The accent colour of a game's messages: X to move blurple, O to move orange, a challenge gold,
+    a win green, a draw grey, a game that ended without a result dark grey."""
     if game.status is GameStatus.ACTIVE:
-        return COLOUR_ACTIVE
+        side = game.to_move
+        return COLOUR_O_TO_MOVE if side is not None and side.mark is Mark.O else COLOUR_X_TO_MOVE
     if game.status is GameStatus.PENDING:
         return COLOUR_PENDING
     if game.status is GameStatus.FINISHED:
@@ -80,46 +87,44 @@ def _colour(game: GameView) -> discord.Colour:
     return COLOUR_ENDED
 
 
-def _side_line(texts: Texts, game: GameView, side: PlayerView) -> str:
-    line = f"{mark_label(side.mark)}: {who(side)}"
+def _side_line(texts: Texts, game: GameView, side: PlayerView, pieces: Pieces) -> str:
+    line = f"{pieces.text(side.mark)}: {who(side)}"
     if side.is_bot and game.level is not None:
         # Translators: after the bot's name on a board: its playing level (easy, medium, hard, perfect).
         line += " " + texts.gettext("(level: {level})", level=level_name(texts, game.level))
     return line
 
 
-def board_text(texts: Texts, game: GameView) -> MessageText:
-    """The text of a game's board message; the buttons (``views.board_view``) are the board itself.
+def board_text(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) -> Card:
+    """The words of a game's board message; the buttons (``views.board_view``) are the board itself.
 
-    Each fact is said once. The content holds what must ping or be read aloud first:
-    whose turn it is, or the result. The embed holds the rest: the size, who plays
-    which mark (and the bot's level), the last move in words, the turn clock and how to play.
+    Each fact is said once. The top says what must ping or be read aloud first (whose turn it
+    is, or the result) under the size, then who plays which mark (and the bot's level). The
+    bottom, under the buttons, holds the last move in words, the turn clock and how to play.
     """
     title = texts.gettext("Tic-tac-toe ({size})", size=size_label(texts, game))
-    embed = discord.Embed(title=title, colour=_colour(game))
-    lines = [_side_line(texts, game, side) for side in game.players]
+    top = [heading(title), status_sentence(texts, game, pieces)]
+    top += [_side_line(texts, game, side, pieces) for side in game.players]
+    bottom = []
     if game.last_cell is not None:
         mark = game.cells[game.last_cell]
         shown = game.cell_name(game.last_cell)
         if mark is None:
-            lines.append(texts.gettext("Last move: {cell}", cell=shown))
+            bottom.append(texts.gettext("Last move: {cell}", cell=shown))
         else:
-            lines.append(texts.gettext("Last move: {mark} at {cell}", mark=mark_label(mark), cell=shown))
+            bottom.append(texts.gettext("Last move: {mark} at {cell}", mark=pieces.text(mark), cell=shown))
     side = game.to_move
     if game.is_active and side is not None and not side.is_bot and game.deadline is not None:
-        lines.append(texts.gettext("Your time runs out {when}.", when=timestamp(game.deadline)))
-    embed.description = "\n".join(lines)
+        bottom.append(texts.gettext("Your time runs out {when}.", when=timestamp(game.deadline)))
     # Translators: the board's footer: the game's number and the number of moves played so far.
     footer = texts.gettext("Game {game} · move {number}", game=game.id, number=game.ply)
     if game.is_active:
         footer += " · " + texts.gettext("Click a cell, or type /ttt move.")
-        if game.size == 5:
-            footer += " " + texts.gettext("Resign with /ttt resign.")
-    embed.set_footer(text=footer)
-    return MessageText(status_sentence(texts, game), embed, players_only(game))
+    bottom.append(small_print(footer))
+    return Card(colour_of(game), "\n".join(top), "\n".join(bottom), players_only(game))
 
 
-def challenge_text(texts: Texts, game: GameView) -> MessageText:
+def challenge_text(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) -> Card:
     """A pending challenge, or how it ended (declined, expired, cancelled) once it did."""
     challenged = game.challenged
     challenger = game.player(game.challenger_id)
@@ -128,44 +133,42 @@ def challenge_text(texts: Texts, game: GameView) -> MessageText:
     invited = someone if challenged is None else who(challenged)
     inviter = someone if challenger is None else who(challenger)
     title = texts.gettext("Tic-tac-toe challenge ({size})", size=size_label(texts, game))
-    embed = discord.Embed(title=title, colour=_colour(game))
-    embed.description = "\n".join(_side_line(texts, game, side) for side in game.players)
     if game.is_pending:
-        content = texts.gettext(
+        lead = texts.gettext(
             "{invited}, {inviter} challenges you to tic-tac-toe.", invited=invited, inviter=inviter
         )
         if game.deadline is not None:
-            content += " " + texts.gettext("This challenge expires {when}.", when=timestamp(game.deadline))
+            lead += " " + texts.gettext("This challenge expires {when}.", when=timestamp(game.deadline))
         footer = texts.gettext(
             "Game {game} · only the challenged player can accept or decline.", game=game.id
         )
-        embed.set_footer(text=footer)
     else:
         if game.status is GameStatus.EXPIRED:
-            content = texts.gettext(
+            lead = texts.gettext(
                 "The challenge from {inviter} to {invited} expired without an answer.",
                 inviter=inviter,
                 invited=invited,
             )
         elif game.end_reason is EndReason.DECLINED:
-            content = texts.gettext(
+            lead = texts.gettext(
                 "{invited} declined the challenge from {inviter}.", invited=invited, inviter=inviter
             )
         else:
-            content = texts.gettext(
+            lead = texts.gettext(
                 "The challenge from {inviter} to {invited} was cancelled.", inviter=inviter, invited=invited
             )
         # Translators: a challenge's footer: the number the game will have.
-        embed.set_footer(text=texts.gettext("Game {game}", game=game.id))
+        footer = texts.gettext("Game {game}", game=game.id)
+    top = [heading(title), lead, *(_side_line(texts, game, side, pieces) for side in game.players)]
     pinged = [discord.Object(id=challenged.user_id)] if challenged and challenged.user_id else []
-    return MessageText(content, embed, discord.AllowedMentions(everyone=False, roles=False, users=pinged))
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=pinged)
+    return Card(colour_of(game), "\n".join(top), small_print(footer), mentions)
 
 
-def moved_text(texts: Texts, board_url: str) -> MessageText:
+def moved_text(texts: Texts, board_url: str) -> Card:
     """An older board message of a game, once the game is shown on another one."""
-    return MessageText(
-        texts.gettext("This game moved to a new message: {url}", url=board_url), None, nobody()
-    )
+    text = texts.gettext("This game moved to a new message: {url}", url=board_url)
+    return Card(COLOUR_ENDED, text, None, nobody())
 
 
 def is_challenge_message(game: GameView) -> bool:
@@ -181,9 +184,11 @@ def is_challenge_message(game: GameView) -> bool:
     return game.status is GameStatus.CANCELLED and game.ply == 0
 
 
-def game_text(texts: Texts, game: GameView) -> MessageText:
+def game_text(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) -> Card:
     """The text of the game's public message: its challenge or its board."""
-    return challenge_text(texts, game) if is_challenge_message(game) else board_text(texts, game)
+    if is_challenge_message(game):
+        return challenge_text(texts, game, pieces)
+    return board_text(texts, game, pieces)
 
 
 BUTTON_LABELS = {
@@ -193,6 +198,11 @@ BUTTON_LABELS = {
     Action.REMATCH: N_("Rematch"),
     # Translators: a button under a finished game, to see my verdict on every move, at most 80 characters.
     Action.REVIEW: N_("Review"),
+    # Translators: a button under a running game: my verdict on every free cell, shown only to the
+    # player on turn; at most 80 characters.
+    Action.HINT: N_("Hint"),
+    # Translators: a button under a finished game: post it as an animated picture; at most 80 characters.
+    Action.REPLAY: N_("Replay"),
     # Translators: a button under a challenge, at most 80 characters.
     Action.ACCEPT: N_("Accept"),
     # Translators: a button under a challenge, at most 80 characters.

@@ -20,7 +20,9 @@ from bot.services.results import GameView, PlayerView
 MARK_EMOJI = {Mark.X: "❌", Mark.O: "⭕"}
 EMPTY_CELL = "·"
 
-COLOUR_ACTIVE = discord.Colour.blurple()
+COLOUR_INFO = discord.Colour.blurple()
+COLOUR_X_TO_MOVE = discord.Colour.blurple()
+COLOUR_O_TO_MOVE = discord.Colour.orange()
 COLOUR_PENDING = discord.Colour.gold()
 COLOUR_WON = discord.Colour.green()
 COLOUR_DRAWN = discord.Colour.light_grey()
@@ -36,6 +38,20 @@ class MessageText:
 
     content: str | None
     embed: discord.Embed | None
+    allowed_mentions: discord.AllowedMentions
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """The words of a Components V2 message: one container whose accent colour says what it is about.
+
+    ``top`` opens the container (a heading, then what must be read first); ``bottom`` closes it,
+    under the buttons (the last move and the clock, then a small-print line). Both are markdown.
+    """
+
+    colour: discord.Colour
+    top: str
+    bottom: str | None
     allowed_mentions: discord.AllowedMentions
 
 
@@ -94,6 +110,16 @@ def level_name(texts: Texts, level: Level) -> str:
 def size_label(texts: Texts, game: GameView) -> str:
     """A board size with the line that wins on it (``3x3, 3 in a row``)."""
     return texts.gettext("{size}x{size}, {k} in a row", size=game.size, k=game.k)
+
+
+def heading(text: str) -> str:
+    """A container's heading line."""
+    return f"### {text}"
+
+
+def small_print(text: str) -> str:
+    """A line in Discord's small grey subtext."""
+    return f"-# {text}"
 
 
 def fit(text: str, limit: int = 1024) -> str:

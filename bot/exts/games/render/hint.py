@@ -7,7 +7,7 @@ import unicodedata
 import discord
 
 from bot.engine import Outcome
-from bot.exts.games.render.common import COLOUR_ACTIVE, EMPTY_CELL, fit
+from bot.exts.games.render.common import COLOUR_INFO, EMPTY_CELL, fit
 from bot.i18n import Texts
 from bot.services.results import HintView
 
@@ -55,7 +55,7 @@ def hint_embed(texts: Texts, hint: HintView) -> discord.Embed:
                 shown.append(EMPTY_CELL.rjust(width))
         rows.append(f"{row + 1} " + "".join(shown))
     # Translators: the title of the private answer to /ttt hint.
-    embed = discord.Embed(title=texts.gettext("Hint"), colour=COLOUR_ACTIVE)
+    embed = discord.Embed(title=texts.gettext("Hint"), colour=COLOUR_INFO)
     verdict = texts.gettext(
         # Translators: {verdict} is "win in 3 moves", "draw" or "loss in 4 moves" (the hint verdicts).
         "With best play on both sides this is a **{verdict}** for you.",

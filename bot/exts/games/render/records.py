@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.exts.games.render.common import COLOUR_ACTIVE, clean, fit, level_name, timestamp
+from bot.exts.games.render.common import COLOUR_INFO, clean, fit, level_name, timestamp
 from bot.i18n import N_, Texts
 from bot.services import EndReason
 from bot.services.results import Leaderboard, PlayerOutcome, PlayerStats, RatingView, RecentGame, Record
@@ -27,7 +27,7 @@ def leaderboard_embed(texts: Texts, board: Leaderboard, *, server: bool) -> disc
         scope = texts.pgettext("leaderboard scope", "this server")
     else:
         scope = texts.pgettext("leaderboard scope", "global")
-    embed = discord.Embed(title=texts.gettext("Leaderboard: {scope}", scope=scope), colour=COLOUR_ACTIVE)
+    embed = discord.Embed(title=texts.gettext("Leaderboard: {scope}", scope=scope), colour=COLOUR_INFO)
     if not board.entries:
         embed.description = texts.ngettext(
             "Nobody is ranked yet. Players appear here after {count} rated game against other members.",
@@ -111,7 +111,7 @@ def _recent_line(texts: Texts, game: RecentGame) -> str:
 
 def stats_embed(texts: Texts, stats: PlayerStats, user_id: int) -> discord.Embed:
     """``/ttt stats``: a player's records, streaks, ratings and latest games."""
-    embed = discord.Embed(title=texts.gettext("Tic-tac-toe stats"), colour=COLOUR_ACTIVE)
+    embed = discord.Embed(title=texts.gettext("Tic-tac-toe stats"), colour=COLOUR_INFO)
     if stats.display_name is None:
         embed.description = texts.gettext("{player} has not played yet.", player=f"<@{user_id}>")
         return embed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.exts.games.render.answers import settings_text
 from bot.exts.games.render.common import level_name
+from bot.exts.games.render.pieces import theme_name
 from bot.i18n import Texts
 from bot.services import SettingsChange, SettingsView
 
@@ -52,6 +53,7 @@ def overview_text(texts: Texts, view: SettingsView, guild_locale: str | None) ->
             level=level_name(texts, view.default_level),
         )
     )
+    lines.append(texts.gettext("Pieces on the boards: **{theme}**.", theme=theme_name(texts, view.theme)))
     lines.append(
         texts.gettext(
             "Change them with the options of `/ttt settings`: a channel or role given again is taken"
@@ -104,6 +106,9 @@ def change_lines(texts: Texts, change: SettingsChange, view: SettingsView) -> li
                 level=level_name(texts, view.default_level),
             )
         )
+    if change.theme is not None:
+        shown = theme_name(texts, view.theme)
+        lines.append(texts.gettext("Done: the boards now show the **{theme}** pieces.", theme=shown))
     return lines
 
 
