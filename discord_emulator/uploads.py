@@ -143,3 +143,27 @@ def resolve_embed_files(embeds: Sequence[dict[str, Any]], attachments: Sequence[
             media.update(url=found["url"], proxy_url=found["proxy_url"])
             if "width" in found:
                 media.update(width=found["width"], height=found["height"])
+
+
+def resolve_component_files(
+    components: Sequence[dict[str, Any]], attachments: Sequence[dict[str, Any]]
+) -> None:
+    """Point ``attachment://name`` media of Components V2 (media gallery items, thumbnails, files) at
+    the attachment named so, as Discord shows an attachment only where a component names it."""
+    by_name = {str(item.get("filename")): item for item in attachments}
+    pending = list(components)
+    while pending:
+        item = pending.pop()
+        pending.extend(child for child in item.get("components") or [] if isinstance(child, dict))
+        pending.extend(child for child in item.get("items") or [] if isinstance(child, dict))
+        accessory = item.get("accessory")
+        if isinstance(accessory, dict):
+            pending.append(accessory)
+        for key in ("media", "file"):
+            media = item.get(key)
+            url = media.get("url") if isinstance(media, dict) else None
+            if not isinstance(url, str) or not url.startswith("attachment://"):
+                continue
+            found = by_name.get(url.removeprefix("attachment://"))
+            if found is not None:
+                media.update(url=found["url"], proxy_url=found["proxy_url"])

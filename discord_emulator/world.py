@@ -57,7 +57,7 @@ from .payloads import (
 )
 from .permissions import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Perm, channel_permissions
 from .snowflakes import SnowflakeFactory
-from .uploads import resolve_embed_files
+from .uploads import resolve_component_files, resolve_embed_files
 from .validation import COMPONENTS_V2, check_message_body, normalize_components, normalize_embeds
 from .waiting import Notifier
 
@@ -537,6 +537,7 @@ class World:
         embeds = normalize_embeds(body.get("embeds") or [])
         components = normalize_components(body.get("components") or [])
         resolve_embed_files(embeds, attachments)
+        resolve_component_files(components, attachments)
         if not loading and not (content or embeds or components or attachments or body.get("sticker_ids")):
             raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
         flags = int(body.get("flags") or 0) & SETTABLE_FLAGS
@@ -606,6 +607,7 @@ class World:
             kept = [item for item in message.attachments if str(item["id"]) in keep_ids]
         kept = [*kept, *attachments]
         resolve_embed_files(embeds, kept)
+        resolve_component_files(components, kept)
         if not (content or embeds or components or kept):
             raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
         if v2 and (content or embeds):

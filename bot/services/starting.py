@@ -8,6 +8,7 @@ start the next one at once.
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 from datetime import datetime
 
 from bot.db import Game, Repository
@@ -97,7 +98,8 @@ class Starting:
             return await core.view(repo, game)
 
     async def rematch(self, place: Place, user: Actor, game_id: int) -> GameView:
-        """A new game between the players of the finished game ``game_id``, sides swapped."""
+        """A new game between the players of the finished game ``game_id``, sides swapped, in its
+        pieces (a theme chosen where no server's applies is kept)."""
         core = self._core
         now = core.clock()
         (await core.server_rules(place.guild_id)).check_may_play(place, user)
@@ -110,7 +112,8 @@ class Starting:
             await self._prepare_start(repo, place, now, user)
             level = None if old.level is None else Level(old.level)
             x, o = old.o_player_id, old.x_player_id
-            view, turn = await self._create(repo, place, old.size, user, x, o, level, now)
+            starter = replace(user, theme=user.theme or old.starter_theme)
+            view, turn = await self._create(repo, place, old.size, starter, x, o, level, now)
         return await self._moves.after_human_turn(view, turn)
 
     def _human_is_x(self, first: First) -> bool:

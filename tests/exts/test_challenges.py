@@ -82,7 +82,7 @@ async def test_a_challenge_accepted_and_played_to_a_win(emu: DiscordEmulator, bo
     assert controls(message) == ["Rematch", "Review", "Replay"]
 
     stats = await answer(await table.slash("carol", "ttt stats", user=bob))
-    assert "Against members" in stats.embed_text and "0W 1L 0D" in stats.embed_text
+    assert "Against members" in stats.text and "0W 1L 0D" in stats.text
 
 
 async def test_a_declined_challenge_says_so_and_loses_its_buttons(
@@ -143,7 +143,7 @@ async def test_a_rematch_between_members_is_a_new_challenge_with_marks_swapped(
 async def test_leaderboard_and_stats_after_rated_games(emu: DiscordEmulator, bot: BotUnderTest) -> None:
     table = Table.create(emu, "alice", "bob", "erin")
     empty = await answer(await table.slash("alice", "ttt leaderboard"))
-    assert "Nobody is ranked yet" in empty.embed_text
+    assert "Nobody is ranked yet" in empty.text
 
     for opponent in ("bob", "bob", "bob", "erin", "erin"):
         message = await challenge(table, "alice", opponent)
@@ -151,7 +151,7 @@ async def test_leaderboard_and_stats_after_rated_games(emu: DiscordEmulator, bot
         await play(table, message, ("alice", opponent), X_WINS_TOP_ROW)
 
     shown = await answer(await table.slash("bob", "ttt leaderboard", scope="server"))
-    lines = [line for line in shown.embed_text.splitlines() if line.startswith("**")]
+    lines = [line for line in shown.text.splitlines() if line.startswith("**")]
     assert len(lines) == 1, "only players with 5 rated games are listed"
     assert lines[0].startswith(f"**1.** <@{table['alice'].id}>")
     rating = int(re.findall(r"\*\*(\d+)\*\*", lines[0])[-1])
@@ -160,9 +160,9 @@ async def test_leaderboard_and_stats_after_rated_games(emu: DiscordEmulator, bot
     assert not shown.mention_everyone and shown.mentions == []
 
     everywhere = await answer(await table.slash("bob", "ttt leaderboard", scope="global"))
-    assert f"<@{table['alice'].id}>" in everywhere.embed_text and "global" in everywhere.embed_text
+    assert f"<@{table['alice'].id}>" in everywhere.text and "global" in everywhere.text
 
-    stats = (await answer(await table.slash("erin", "ttt stats", user=table["alice"]))).embed_text
+    stats = (await answer(await table.slash("erin", "ttt stats", user=table["alice"]))).text
     assert "Against members" in stats and "5W 0L 0D" in stats
     assert "Streak" in stats and "5 now, best 5" in stats
     assert f"**{rating}**" in stats and "rank #1" in stats

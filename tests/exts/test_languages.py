@@ -9,7 +9,16 @@ import pytest
 from bot.i18n import TRANSLATED
 from discord_emulator import DiscordEmulator, Perm
 from tests.support.bot import BotUnderTest
-from tests.support.tables import Table, answer, click_cell, controls, free_cells, headline, private_answer
+from tests.support.tables import (
+    Table,
+    answer,
+    click_cell,
+    controls,
+    free_cells,
+    heading,
+    headline,
+    private_answer,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -111,7 +120,7 @@ async def test_a_game_against_the_bot_in_a_german_server(emu: DiscordEmulator, b
     refused = await private_answer(await table.slash("anna", "ttt move", cell="z9", locale="de"))
     assert refused.startswith("Auf einem 3x3-Spielfeld gibt es kein Feld z9.")
     hint = await answer(await table.slash("anna", "ttt hint", locale="de"))
-    assert hint.ephemeral and hint.embeds[0]["title"] == "Tipp"
+    assert hint.ephemeral and heading(hint) == "Tipp"
 
     while free_cells(message):
         await click_cell(table, message, free_cells(message)[0], "anna")

@@ -13,7 +13,7 @@ from bot.pictures import REPLAY_COLOURS, SERVER_COLOUR
 from bot.pictures.replay import CELL_PX, MARGIN_PX
 from discord_emulator import DiscordEmulator, Message
 from tests.support.bot import BotUnderTest
-from tests.support.tables import Table, answer, click_cell, controls, private_answer
+from tests.support.tables import Table, answer, click_cell, controls, pictures, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -51,7 +51,7 @@ async def test_the_review_button_answers_the_clicker_privately(
     assert controls(message) == ["Rematch", "Review", "Replay"]
     review = await answer(await table.click(message, message.button(label="Review").custom_id or "", "carol"))
     assert review.ephemeral and review.id != message.id
-    text = review.embed_text
+    text = review.text
     bob = table["bob"].user.username
     assert re.search(
         rf"{bob}'s only mistake: move 2 \(a2\) turned a draw into a loss in \d+ moves;"
@@ -70,7 +70,7 @@ async def test_review_command_defaults_to_the_latest_game_and_refuses_other_serv
     table = Table.create(emu, "alice", "bob")
     _, number = await finished_game(table, "alice", "bob")
     latest = await answer(await table.slash("bob", "ttt review"))
-    assert latest.ephemeral and f"Review of game {number}" in latest.embed_text
+    assert latest.ephemeral and f"Review of game {number}" in latest.text
     elsewhere = Table.create(emu, "dave")
     refused = await private_answer(await elsewhere.slash("dave", "ttt review", game=number))
     assert refused == "That game was played in another server; look at it from there."
@@ -102,9 +102,10 @@ async def test_replay_posts_the_gif_with_alt_text(emu: DiscordEmulator, bot: Bot
     table = Table.create(emu, "alice", "bob")
     _, number = await finished_game(table, "alice", "bob")
     posted = await answer(await table.slash("bob", "ttt replay", game=number))
-    assert not posted.ephemeral and f"Game {number}" in posted.content
+    assert not posted.ephemeral and f"Game {number}" in posted.text
     (attachment,) = posted.attachments
     assert attachment["filename"] == "replay.gif" and attachment["content_type"] == "image/gif"
+    assert pictures(posted) == [attachment["url"]], "the GIF shown inside the card"
     alt = attachment["description"]
     assert f"game {number}" in alt and "X a1, O a2, X b1, O b2, X c1" in alt and "(X) won" in alt
     gif = emu.rest.uploads.data(attachment)
@@ -129,7 +130,7 @@ async def test_history_lists_the_latest_games_newest_first_with_links(
         numbers.append((number, message.id))
     listed = await answer(await table.slash("bob", "ttt history", user=table["alice"]))
     assert listed.ephemeral
-    lines = [line for line in listed.embed_text.splitlines() if line.startswith("**#")]
+    lines = [line for line in listed.text.splitlines() if line.startswith("**#")]
     assert [int(re.match(r"\*\*#(\d+)", line).group(1)) for line in lines] == [
         n for n, _ in reversed(numbers)
     ]  # type: ignore[union-attr]
@@ -148,7 +149,7 @@ async def test_stats_show_the_rating_chart_once_there_are_rated_games(
     assert before.ephemeral and after.ephemeral
     (chart,) = after.attachments
     assert chart["filename"] == "rating.png" and chart["content_type"] == "image/png"
-    assert after.embeds[0]["image"]["url"] == chart["url"]
+    assert after.embeds[0]["image"]["url"] == chart["url"], "the chart is the stats embed's image"
     picture = Image.open(io.BytesIO(emu.rest.uploads.data(chart)))
     assert picture.format == "PNG" and picture.size == (chart["width"], chart["height"])
     colours = {colour for _, colour in picture.convert("RGB").getcolors(maxcolors=1 << 16) or []}

@@ -246,7 +246,7 @@ async def test_hint_gives_a_verdict_for_every_free_cell_privately(
     hint = await table.slash("alice", "ttt hint")
     shown = await answer(hint)
     assert shown.ephemeral
-    text = shown.embed_text
+    text = shown.text
     free = [button.label for button in cells(message) if not button.disabled]
     for name in free:
         assert any(line.startswith(f"{name}: ") for line in text.splitlines()), name
@@ -373,13 +373,13 @@ async def test_stats_after_games_against_the_bot(emu: DiscordEmulator, bot: BotU
 
     stats = await answer(await table.slash("bob", "ttt stats", user=table["alice"]))
     assert stats.ephemeral, "one member's question, answered to them alone"
-    text = stats.embed_text
+    text = stats.text
     assert f"<@{table['alice'].id}>" in text
     assert "0W 1L 0D" in text and "hard: 0W 1L 0D" in text
     assert "Lost against" in text
 
     nobody = await answer(await table.slash("bob", "ttt stats"))
-    assert "has not played yet" in nobody.embed_text
+    assert "has not played yet" in nobody.text
     assert not stats.mention_everyone and stats.mentions == []
 
 

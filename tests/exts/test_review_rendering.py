@@ -1,14 +1,16 @@
-"""The review's embed stays within Discord's limits, however long the game and the names."""
+"""The review stays within Discord's limits, however long the game and the names."""
 
 from __future__ import annotations
 
 import dataclasses
 
 from bot.engine import Mark, Outcome, format_cell
+from bot.exts.games.render.common import card_of
 from bot.exts.games.render.review import EMBED_TOTAL_LIMIT, FIELD_LIMIT, review_embed
 from bot.i18n import ENGLISH, texts_for
 from bot.services import GameReview, MoveReview, Verdict
 from bot.states import GameStatus
+from discord_emulator.validation import V2_TEXT_MAX
 from tests.exts.factories import game_view
 
 FULL_5X5 = "XOXOXOXOXOXOXOXXXOOXOOXXO"
@@ -37,5 +39,7 @@ def test_a_25_move_review_with_long_names_fits_in_one_embed() -> None:
     )
     embed = review_embed(texts_for(ENGLISH), GameReview(game, moves))
     assert len(embed) <= EMBED_TOTAL_LIMIT
+    card = card_of(embed)
+    assert len(card.top) + len(card.bottom or "") <= V2_TEXT_MAX, "it fits in one card"
     assert all(len(field.value or "") <= FIELD_LIMIT for field in embed.fields)
     assert "mistake" in (embed.fields[0].value or "") and "(not proven)" in (embed.fields[0].value or "")

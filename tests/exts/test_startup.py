@@ -95,7 +95,9 @@ async def a_command_waiting_on_the_schema(
     bot = BotUnderTest(emu, workdir, {"DATABASE_URL": database, "SQLITE_BUSY_TIMEOUT_MS": "600000"})
     await bot.start()  # READY, while the upgrade waits for the lock
     start = await Table.create(emu, "alice").slash("alice", "ttt start")
-    await bot.process.wait_for_output("Interactions wait until the game service is open")
+    await bot.process.wait_for_output(
+        "Interactions wait until the game service is open", timeout=ANSWER_TIMEOUT
+    )
     yield bot, start
 
 

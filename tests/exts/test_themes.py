@@ -88,6 +88,9 @@ async def test_in_a_dm_the_starters_theme_applies(emu: DiscordEmulator, bot: Bot
     names = {str((button.emoji or {}).get("name")) for button in cells(message) if button.emoji}
     assert names == {"neon_x", "neon_o"}, names
     assert board(message).count("X") == 1 and board(message).count("O") == 1
+    await answer(await emu.click(message, message.button(label="Resign").custom_id or "", player))
+    rematch = await answer(await emu.click(message, message.button(label="Rematch").custom_id or "", player))
+    assert rematch.id != message.id and "neon_x" in rematch.display_text, "the rematch keeps the pieces"
 
 
 async def test_a_failed_upload_falls_back_to_unicode_and_says_so(

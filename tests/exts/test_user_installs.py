@@ -16,7 +16,7 @@ import pytest
 
 from discord_emulator import Channel, DiscordEmulator, Interaction, InteractionUsageError, Message, Perm, User
 from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
-from tests.support.tables import answer, board, cells, controls, free_cells, private_answer
+from tests.support.tables import answer, board, cells, controls, free_cells, heading, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -108,7 +108,7 @@ async def test_a_challenge_in_a_group_dm_is_played_to_its_end_by_buttons(
         "Replay",
     ]
     review = await answer(await friends.click(game, game.button(label="Review").custom_id or "", "bob"))
-    assert review.ephemeral and f"Review of game {game_id_of(game)}" in review.embed_text
+    assert review.ephemeral and f"Review of game {game_id_of(game)}" in review.text
     strangers = Conversation.group_dm(emu, "alice", "carol", installed=("carol",))
     refused = await private_answer(await strangers.slash("carol", "ttt review", game=game_id_of(game)))
     assert refused == "That game was played in a conversation you were not part of."
@@ -118,7 +118,7 @@ async def test_a_challenge_in_a_group_dm_is_played_to_its_end_by_buttons(
     assert fields["Against members"] == "1W 0L 0D"
     assert "This server: unrated" in fields["Rating"] and "1 game," in fields["Rating"]
     leaders = await answer(await friends.slash("alice", "ttt leaderboard", scope="server"))
-    assert leaders.embeds[0]["title"] == "Leaderboard: global", "outside servers the ratings are global"
+    assert heading(leaders) == "Leaderboard: global", "outside servers the ratings are global"
     assert friends.channel_api_calls() == []
 
 

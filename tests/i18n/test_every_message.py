@@ -18,6 +18,7 @@ from bot.engine import Level, Outcome
 from bot.exts.games.messages import compose
 from bot.exts.games.render import answers, common, records, review
 from bot.exts.games.render.hint import hint_embed
+from bot.exts.games.views import card_view
 from bot.i18n import LANGUAGES, TRANSLATED, Language, Texts, texts_for
 from bot.i18n.tooling import placeholders, source_messages
 from bot.services.results import (
@@ -150,7 +151,8 @@ def within_limits(**body: Any) -> None:
 
 
 def embed_body(embed: discord.Embed) -> dict[str, Any]:
-    return {"embeds": [embed.to_dict()]}
+    """The answer as the bot sends it: the embed laid out as a card (Components V2)."""
+    return layouts.body(card_view(common.card_of(embed)))
 
 
 def message_body(message: common.MessageText, view: discord.ui.View | None = None) -> dict[str, Any]:

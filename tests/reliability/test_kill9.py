@@ -254,7 +254,7 @@ async def run_lanes(tmp_path: Path, urls: list[str], rounds: int) -> None:
         totals: Counter[str] = Counter()
         for lane in lanes:
             totals.update(await lane.check_store())
-            assert not tracebacks(lane.bot), "\n".join(lane.bot.output[-200:])
+            assert not tracebacks(lane.bot, killed=True), "\n".join(lane.bot.output[-200:])
             assert all(emu.token not in line for line in lane.bot.output)
         kills = sum((lane.kills for lane in lanes), Counter())
         restarts = [s for lane in lanes for s in lane.restart_seconds]
@@ -331,4 +331,4 @@ async def test_a_winning_move_whose_answer_died_with_the_bot_shows_on_its_old_bo
         finally:
             if bot.running:
                 assert await bot.terminate(timeout=30) == 0
-        assert not tracebacks(bot), "\n".join(bot.output[-100:])
+        assert not tracebacks(bot, killed=True), "\n".join(bot.output[-100:])

@@ -96,6 +96,32 @@ async def kill9(process: BotProcess) -> None:
     assert code == -signal.SIGKILL, f"the bot exited with {code} instead of being killed"
 
 
-def tracebacks(process: BotProcess) -> list[str]:
-    """Lines of the bot's output that start a traceback or log an unexpected error."""
-    return [line for line in process.output if any(problem in line for problem in LOG_PROBLEMS)]
+def tracebacks(process: BotProcess, *, killed: bool = False) -> list[str]:
+    """Lines of the bot's output that start a traceback or log an unexpected error.
+
+    With ``killed`` (the bot was killed with SIGKILL, which nothing can catch), the traceback of a
+    worker process that was being started at that moment is left out: Python's multiprocessing
+    prints it in the orphaned child when the parent dies before handing it its start-up data
+    (``EOFError: Ran out of input`` in ``multiprocessing/spawn.py``); no code of the bot ran there.
+    """
+    lines = process.output
+    found = []
+    for index, line in enumerate(lines):
+        if not any(problem in line for problem in LOG_PROBLEMS):
+            continue
+        if killed and line.startswith("Traceback") and _orphaned_worker_start(lines[index + 1 :]):
+            continue
+        found.append(line)
+    return found
+
+
+def _orphaned_worker_start(after: list[str]) -> bool:
+    """Whether the traceback whose lines follow is a worker's start-up cut off by its parent's death."""
+    body = []
+    for line in after:
+        body.append(line)
+        if not line.startswith(" "):
+            break
+    return body[-1:] == ["EOFError: Ran out of input"] and any(
+        "multiprocessing/spawn.py" in line for line in body
+    )

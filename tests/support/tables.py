@@ -118,6 +118,24 @@ def headline(message: Message) -> str:
     return lines[1] if len(lines) > 1 and lines[0].startswith("#") else (lines[0] if lines else "")
 
 
+def pictures(message: Message) -> list[str]:
+    """The URLs of the pictures a Components V2 message shows in its media galleries."""
+    found: list[str] = []
+    pending = list(message.components)
+    while pending:
+        item = pending.pop(0)
+        pending[:0] = list(item.get("components") or [])
+        if item.get("type") == 12:
+            found += [str((picture.get("media") or {}).get("url")) for picture in item.get("items") or []]
+    return found
+
+
+def heading(message: Message) -> str:
+    """The heading of a Components V2 message (its first line, without the ``###``)."""
+    lines = message.display_text.splitlines()
+    return lines[0].removeprefix("### ") if lines else ""
+
+
 def board(message: Message) -> str:
     """The board as the buttons show it: X, O or . per cell."""
     return "".join(mark_shown(button.label, button.emoji) for button in cells(message))

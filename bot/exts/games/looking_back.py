@@ -2,7 +2,8 @@
 
 Each function answers one interaction with one service call; the words come from
 :mod:`bot.exts.games.render.review` and :mod:`bot.exts.games.render.records`. Reviews, game
-lists and stats are ephemeral; a replay is a public message whose GIF carries alt text.
+lists and stats are ephemeral; a replay is a public message whose GIF carries alt text. Every
+answer is a card in the board's colours but the stats, an embed whose image is the rating chart.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import io
 import discord
 
 from bot.bot import Interaction
-from bot.exts.games.render.common import nobody
+from bot.exts.games.render.common import COLOUR_INFO, Card, card_of, nobody
 from bot.exts.games.render.records import stats_embed
 from bot.exts.games.render.review import (
     CHART_FILENAME,
@@ -24,37 +25,24 @@ from bot.exts.games.render.review import (
     review_embed,
 )
 from bot.exts.games.respond import within_deadline
+from bot.exts.games.views import card_view
 from bot.i18n import Texts
 from bot.services import GameService, Place, PlayerStats, RatingChart
 
 
-async def send_with_file(
-    interaction: Interaction,
-    *,
-    content: str | None = None,
-    embed: discord.Embed | None = None,
-    file: discord.File | None = None,
-    ephemeral: bool = False,
+async def send_card(
+    interaction: Interaction, card: Card, *, file: discord.File | None = None, ephemeral: bool = False
 ) -> None:
-    """Answer ``interaction`` (or fill in its deferred "thinking...") with text, an embed and a file."""
-    mentions = nobody()
+    """Answer ``interaction`` (or fill in its deferred "thinking...") with ``card``, and the file its
+    picture shows."""
+    view = card_view(card)
+    mentions = card.allowed_mentions
     files = [] if file is None else [file]
     if interaction.response.is_done():
-        await interaction.edit_original_response(
-            content=content, embed=embed, attachments=files, allowed_mentions=mentions
-        )
-        return
-    if file is None:
-        await interaction.response.send_message(
-            content, embed=embed or discord.utils.MISSING, ephemeral=ephemeral, allowed_mentions=mentions
-        )
+        await interaction.edit_original_response(view=view, attachments=files, allowed_mentions=mentions)
         return
     await interaction.response.send_message(
-        content,
-        embed=embed or discord.utils.MISSING,
-        file=file,
-        ephemeral=ephemeral,
-        allowed_mentions=mentions,
+        view=view, files=files, ephemeral=ephemeral, allowed_mentions=mentions
     )
 
 
@@ -64,7 +52,7 @@ async def show_review(
     """The engine's review of a game, to the asker alone."""
     work = service.review(game_id, place=place, user_id=interaction.user.id)
     review = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-    await send_with_file(interaction, embed=review_embed(texts, review), ephemeral=True)
+    await send_card(interaction, card_of(review_embed(texts, review)), ephemeral=True)
 
 
 async def post_replay(
@@ -73,10 +61,17 @@ async def post_replay(
     """A public message with the game's animated GIF, its alt text saying what happened."""
     work = service.replay(game_id, place=place, user_id=interaction.user.id)
     replay = await within_deadline(interaction, work, thinking=True)
-    picture = discord.File(
-        io.BytesIO(replay.gif), filename=REPLAY_FILENAME, description=replay_alt_text(texts, replay.history)
+    alt = replay_alt_text(texts, replay.history)
+    picture = discord.File(io.BytesIO(replay.gif), filename=REPLAY_FILENAME, description=alt)
+    card = Card(
+        COLOUR_INFO,
+        replay_content(texts, replay.history),
+        None,
+        nobody(),
+        image=f"attachment://{REPLAY_FILENAME}",
+        image_description=alt,
     )
-    await send_with_file(interaction, content=replay_content(texts, replay.history), file=picture)
+    await send_card(interaction, card, file=picture)
 
 
 async def show_history(
@@ -85,7 +80,7 @@ async def show_history(
     """A player's latest finished games, to the asker alone."""
     work = service.finished_games(place, interaction.user.id, user_id)
     games = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-    await send_with_file(interaction, embed=history_embed(texts, games), ephemeral=True)
+    await send_card(interaction, card_of(history_embed(texts, games)), ephemeral=True)
 
 
 async def show_stats(
@@ -96,7 +91,21 @@ async def show_stats(
     stats, chart = await within_deadline(interaction, work, thinking=True, ephemeral=True)
     embed = stats_embed(texts, stats, user_id)
     picture = _show_chart(texts, embed, chart)
-    await send_with_file(interaction, embed=embed, file=picture, ephemeral=True)
+    await send_embed(interaction, embed, file=picture)
+
+
+async def send_embed(interaction: Interaction, embed: discord.Embed, *, file: discord.File | None) -> None:
+    """Answer ``interaction`` (or fill in its deferred "thinking...") with ``embed`` and its picture, to
+    the asker alone.
+
+    The stats stay an embed, not a card: the interface other tools rely on shows the rating chart as
+    the embed's image.
+    """
+    files = [] if file is None else [file]
+    if interaction.response.is_done():
+        await interaction.edit_original_response(embed=embed, attachments=files)
+        return
+    await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
 
 async def _stats_with_chart(

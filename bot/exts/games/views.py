@@ -202,10 +202,13 @@ def card_view(
     rows: Sequence[discord.ui.ActionRow[discord.ui.LayoutView]] = (),
     controls: Sequence[ControlButton] = (),
 ) -> discord.ui.LayoutView:
-    """A Components V2 message: one container in the card's colour with its top text, the rows of
-    buttons, a separator and the controls, then its bottom text."""
+    """A Components V2 message: one container in the card's colour with its top text (and picture),
+    the rows of buttons, a separator and the controls, then its bottom text."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=card.colour)
     container.add_item(discord.ui.TextDisplay(card.top))
+    if card.image is not None:
+        picture = discord.MediaGalleryItem(card.image, description=card.image_description)
+        container.add_item(discord.ui.MediaGallery(picture))
     for row in rows:
         container.add_item(row)
     if controls:

@@ -25,7 +25,7 @@ from bot.bot import Interaction, TicTacToeBot
 from bot.exts.games.audience import locale_of, personal
 from bot.exts.games.messages import BoardPublisher, GameMessage, MessageRef, answer, board_ref
 from bot.exts.games.places import bot_is_present, place_of, public_answers_allowed
-from bot.exts.games.render.common import MessageText, nobody
+from bot.exts.games.render.common import card_of
 from bot.exts.games.render.hint import hint_embed
 from bot.exts.games.respond import Outcome, report, within_deadline
 from bot.exts.games.sweeper import DeadlineSweeper
@@ -174,8 +174,8 @@ class GamesCogBase(commands.Cog):
         turn alone: ``/ttt hint`` and a board's Hint button."""
         work = self.service.hint(place_of(interaction), actor_of(interaction), game_id)
         hint = await within_deadline(interaction, work, thinking=True, ephemeral=True)
-        embed = hint_embed(personal(interaction), hint)
-        await answer(interaction, GameMessage(MessageText(None, embed, nobody())), ephemeral=True)
+        card = card_of(hint_embed(personal(interaction), hint))
+        await answer(interaction, GameMessage.of_card(card), ephemeral=True)
 
     async def _public_texts(self, place: Place, interaction: Interaction) -> Texts:
         """The language of a public answer here: the server's, or outside servers the asker's."""

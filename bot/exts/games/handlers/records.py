@@ -11,7 +11,7 @@ from bot.exts.games.handlers.base import TTT, GamesCogBase, handled
 from bot.exts.games.looking_back import post_replay, show_history, show_review, show_stats
 from bot.exts.games.messages import GameMessage, answer
 from bot.exts.games.places import place_of
-from bot.exts.games.render.common import MessageText, nobody
+from bot.exts.games.render.common import card_of
 from bot.exts.games.render.records import leaderboard_embed
 from bot.exts.games.respond import within_deadline
 from bot.exts.translator import contextual
@@ -42,7 +42,7 @@ class RecordCommands(GamesCogBase):
         board = await within_deadline(interaction, self.service.leaderboard(guild_id), thinking=True)
         texts = await self._public_texts(place, interaction)
         embed = leaderboard_embed(texts, board, server=guild_id is not None)
-        await answer(interaction, GameMessage(MessageText(None, embed, nobody())))
+        await answer(interaction, GameMessage.of_card(card_of(embed)))
 
     @TTT.command(
         name="stats",

@@ -15,8 +15,10 @@ from bot.bot import Interaction
 from bot.exts.games.audience import personal
 from bot.exts.games.handlers.base import TTT, GamesCogBase, handled
 from bot.exts.games.handlers.games import LEVEL_CHOICES, THEME_CHOICES
+from bot.exts.games.messages import GameMessage, answer
+from bot.exts.games.render.common import COLOUR_INFO, Card, nobody
 from bot.exts.games.render.settings import changed_text, overview_text
-from bot.exts.games.respond import tell, within_deadline
+from bot.exts.games.respond import within_deadline
 from bot.i18n import LANGUAGES, N_
 from bot.services import SettingsChange
 
@@ -76,7 +78,7 @@ class SettingsCommands(GamesCogBase):
         view = await within_deadline(interaction, work, thinking=True, ephemeral=True)
         own = self.publisher.audience.guild_locale(guild_id, interaction) if guild_id is not None else None
         texts = personal(interaction)
-        if change.is_empty:
-            await tell(interaction, overview_text(texts, view, own))
-        else:
-            await tell(interaction, changed_text(texts, change, view, own))
+        text = overview_text(texts, view, own) if change.is_empty else changed_text(texts, change, view, own)
+        await answer(
+            interaction, GameMessage.of_card(Card(COLOUR_INFO, text, None, nobody())), ephemeral=True
+        )

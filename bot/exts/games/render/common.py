@@ -53,6 +53,10 @@ class Card:
     top: str
     bottom: str | None
     allowed_mentions: discord.AllowedMentions
+    image: str | None = None
+    """A picture shown in a media gallery between the two texts: its URL (``attachment://name``)."""
+    image_description: str | None = None
+    """The picture's alt text."""
 
 
 def players_only(game: GameView) -> discord.AllowedMentions:
@@ -76,11 +80,6 @@ def who(side: PlayerView) -> str:
     if side.user_id is None:
         return f"**{clean(side.display_name)}**"
     return f"<@{side.user_id}>"
-
-
-def mark_label(mark: Mark) -> str:
-    """A mark as shown in text: its emoji and its letter (``❌ X``)."""
-    return f"{MARK_EMOJI[mark]} {mark.value}"
 
 
 def timestamp(moment: datetime, style: str = "R") -> str:
@@ -112,14 +111,37 @@ def size_label(texts: Texts, game: GameView) -> str:
     return texts.gettext("{size}x{size}, {k} in a row", size=game.size, k=game.k)
 
 
+def card_of(embed: discord.Embed, allowed_mentions: discord.AllowedMentions | None = None) -> Card:
+    """An answer the renderers wrote as an embed, laid out as a card in the same colours.
+
+    The title becomes the heading, the description and each field (its name in bold) the top text,
+    the image a media gallery under it, and the footer the small print at the bottom.
+    """
+    top = [heading(embed.title)] if embed.title else []
+    if embed.description:
+        top.append(embed.description)
+    for field in embed.fields:
+        name = (field.name or "").strip("\u200b ")
+        top.append(f"**{name}**\n{field.value}" if name else str(field.value))
+    footer = embed.footer.text
+    colour = embed.colour if isinstance(embed.colour, discord.Colour) else COLOUR_INFO
+    return Card(
+        colour,
+        "\n".join(top),
+        small_print(footer) if footer else None,
+        allowed_mentions or nobody(),
+        image=embed.image.url,
+    )
+
+
 def heading(text: str) -> str:
     """A container's heading line."""
     return f"### {text}"
 
 
 def small_print(text: str) -> str:
-    """A line in Discord's small grey subtext."""
-    return f"-# {text}"
+    """Lines in Discord's small grey subtext."""
+    return "\n".join(f"-# {line}" for line in text.splitlines())
 
 
 def fit(text: str, limit: int = 1024) -> str:

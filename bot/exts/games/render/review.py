@@ -20,8 +20,9 @@ from bot.states import GameResult
 COLOUR_REVIEW = discord.Colour.blurple()
 EMBED_DESCRIPTION_LIMIT = 4096
 FIELD_LIMIT = 1024
-EMBED_TOTAL_LIMIT = 6000
-"""Discord's limit on all of an embed's text together."""
+EMBED_TOTAL_LIMIT = 3800
+"""How much text a review may hold: Discord's 4,000 characters for all the text of a Components V2
+message, less room for the card's markup (its heading and the bold names of its parts)."""
 REPLAY_FILENAME = "replay.gif"
 CHART_FILENAME = "rating.png"
 
