@@ -119,7 +119,7 @@ async def test_a_stop_signal_finishes_the_clicks_in_flight_then_closes_everythin
         assert code == 0, "\n".join(bot.output[-60:])
         assert held.callback is not None and held.callback.type in (6, 7) and board(small) == "....X...."
         assert board(big)[12] == "X" and board(big).count("O") == 1, "the 5x5 reply was made and shown"
-        assert "Best moves" in (await answer(hint)).embed_text, "the hint was searched and shown"
+        assert "Best moves" in (await answer(hint)).text, "the hint was searched and shown"
         assert thinking.ack_latency is not None and thinking.ack_latency < 3
         assert any("Closed the engine pool and the database" in line for line in bot.output)
         assert not [pid for pid in workers if outlives(pid)], "a process of the bot outlived it"
