@@ -60,7 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
         type=str.lower,
         choices=[level.value for level in Level],
         default=Level.PERFECT.value,
-        help="the engine's strength (default perfect)",
+        help=(
+            "the engine's strength: easy often misses your threats, medium misses double threats, "
+            "hard misses slower threats, perfect never loses (default perfect)"
+        ),
     )
     play.add_argument(
         "--first",

@@ -10,12 +10,11 @@ The public surface, importable from here:
 - :func:`choose_move` at a :class:`Level`: the engine's reply.
 - :func:`answers_at_once`: whether that reply is a table look-up (cheap enough to run inline).
 
-How it plays: 3x3 is solved once per process and every reply is a look-up; 4x4 is
-perfect, from a shipped opening book plus exact search; 5x5 searches within a time
-budget. Among equally good moves ``perfect`` prefers those a person is likeliest to
-answer wrongly (:mod:`bot.engine.cunning`). How it analyses: 5x5 from a shipped book
-up to 5 marks, deeper positions proven (:mod:`bot.engine.prover`), estimating only
-what it cannot prove within the time budget. ``analyze`` and ``choose_move`` are
+How it plays and analyses: 3x3 is solved once per process and every reply is a look-up;
+4x4 is perfect, from a shipped opening book plus exact search; 5x5 from a shipped book up
+to 5 marks, deeper positions proven (:mod:`bot.engine.prover`), estimating only what it
+cannot prove within the time budget. Among equally good moves ``perfect`` prefers those a
+person is likeliest to answer wrongly (:mod:`bot.engine.cunning`). ``analyze`` and ``choose_move`` are
 plain top-level functions of picklable values, meant to run in a process pool. Each
 process keeps caches (solved tables, transposition tables) that are not thread-safe:
 use processes, not threads.

@@ -1,11 +1,16 @@
 """Playing strength: which move the engine picks at each level.
 
-``perfect`` always plays a best move; among equally good ones it prefers those that
-give a person the most chances to go wrong (:mod:`bot.engine.cunning`), at random
-among those, so games vary. The weaker levels play the same engine but, on a share
-of their moves, pick a move that is worse than the best on purpose; on 5x5, where the engine searches
-instead of knowing, they also look fewer plies ahead. The strength order is
-measured, not assumed: see the level round-robin in ``bench/``.
+``perfect`` always plays a best move, from proven values wherever the tables and the prover
+reach (on 5x5 the heuristic search decides only what the prover cannot settle within the
+budget); among equally good ones it prefers those that give a person the most chances to go
+wrong (:mod:`bot.engine.cunning`), at random among those, so games vary.
+
+The weaker levels make the mistakes people make (:mod:`bot.engine.sight`) instead of random
+ones: ``hard`` sees four plies ahead, so it makes and stops double threats (forks) but misses
+slower threats, and overlooks a threat one move in ten; ``medium`` sees two plies, so it takes
+wins and blocks (four times in ten it overlooks a threat) but walks into forks; ``easy`` also
+takes a win in one but notices a threat only one time in five.
+The strength order is measured, not assumed: ``python -m bench.cunning --levels``.
 """
 
 from __future__ import annotations
@@ -13,18 +18,18 @@ from __future__ import annotations
 import enum
 import random
 import time
-from dataclasses import dataclass
 
 from bot.engine.board import Board
 from bot.engine.cunning import cunning_from_tables, cunning_moves
 from bot.engine.errors import IllegalMoveError
-from bot.engine.oracle import EXACT_SIZES, score_moves, table_scores
+from bot.engine.oracle import Known, score_moves, table_scores
 from bot.engine.scores import PROVEN
-from bot.engine.search import RootResult, searcher
+from bot.engine.search import RootResult
+from bot.engine.sight import Sight, choose_as_seen
 
-SEARCHED_SIZES: tuple[int, ...] = (5,)
-"""Sizes whose moves come from the deepening search within the time budget, never from the
-book or the prover (which serve only :func:`~bot.engine.analysis.analyze` there)."""
+POOLED_SIZES: tuple[int, ...] = (5,)
+"""Sizes whose replies are never answered at once: even where the book holds a position's values,
+choosing cunningly among its best moves proves positions past the book, within the budget."""
 
 CUNNING_SHARE = 0.25
 """The share of the time budget ``perfect`` may spend, past the tables, choosing among equally good moves
@@ -45,24 +50,12 @@ class Level(enum.Enum):
     PERFECT = "perfect"
 
 
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """What a level does on each move."""
-
-    mistake_rate: float
-    """The chance per move of deliberately playing a worse move than the best (when one exists)."""
-    max_depth: int | None
-    """On sizes the engine does not solve (5x5): how many plies it looks ahead at most."""
-    budget_share: float
-    """On those sizes: the share of the time budget it uses."""
-
-
-PROFILES: dict[Level, Profile] = {
-    Level.PERFECT: Profile(0.0, None, 1.0),
-    Level.HARD: Profile(0.1, None, 0.5),
-    Level.MEDIUM: Profile(0.3, 3, 0.25),
-    Level.EASY: Profile(0.6, 1, 0.1),
+SIGHTS: dict[Level, Sight] = {
+    Level.HARD: Sight(plies=4, notices_threats=0.9, budget_share=0.5, focus=2),
+    Level.MEDIUM: Sight(plies=2, notices_threats=0.6, budget_share=0.25, focus=1),
+    Level.EASY: Sight(plies=2, notices_threats=0.2, budget_share=0.1, focus=1),
 }
+"""What each level below ``perfect`` sees (``perfect`` sees everything the engine can prove)."""
 
 
 def answers_at_once(board: Board) -> bool:
@@ -71,9 +64,9 @@ def answers_at_once(board: Board) -> bool:
     True for every 3x3 position still going on and for the 4x4 positions the opening
     book covers; then :func:`choose_move` and :func:`~bot.engine.analysis.analyze` search
     nothing, so a caller can run them inline instead of sending them to a process pool.
-    Never on 5x5, whose moves are searched (:data:`SEARCHED_SIZES`).
+    Never on 5x5 (:data:`POOLED_SIZES`).
     """
-    return board.size not in SEARCHED_SIZES and not board.is_over and table_scores(board) is not None
+    return board.size not in POOLED_SIZES and not board.is_over and table_scores(board) is not None
 
 
 def choose_move(
@@ -87,47 +80,42 @@ def choose_move(
     Deterministic for a given ``seed`` wherever the engine's values are exact (3x3, 4x4).
     """
     started = time.perf_counter()
-    profile = PROFILES[level]
-    known = None if board.size in SEARCHED_SIZES else table_scores(board)
-    if known is not None and level is Level.PERFECT:
-        # The common case, kept to a dictionary look-up: a solved position at the top level.
-        if not known.best:
+    if level is not Level.PERFECT:
+        if board.is_over:
             raise IllegalMoveError(GAME_OVER)
-        if len(known.best) == 1:
-            return known.best[0]
-        if known.top <= -PROVEN:
-            best = _prefer_blocks(board, known.best)
-        elif known.top == 0:
-            best = cunning_from_tables(board, known.best)
-        else:
-            best = known.best
-        return random.Random(seed).choice(best)
+        return choose_as_seen(board, SIGHTS[level], budget_ms, random.Random(seed))
+    known = table_scores(board)
+    if known is not None:
+        return _perfect_from_table(board, known, seed, budget_ms)
     if board.is_over:
         raise IllegalMoveError(GAME_OVER)
-    rng = random.Random(seed)
-    blunder = profile.mistake_rate > 0 and rng.random() < profile.mistake_rate
-    if board.size in EXACT_SIZES:
-        result = score_moves(board, budget_ms, all_values=blunder)
+    result = score_moves(board, budget_ms, all_values=False)
+    return random.Random(seed).choice(_among_best(board, result, budget_ms, started))
+
+
+def _perfect_from_table(board: Board, known: Known, seed: int | None, budget_ms: int) -> int:
+    """``perfect``'s move where a table holds every move's value: the common case, kept to look-ups."""
+    if not known.best:
+        raise IllegalMoveError(GAME_OVER)
+    if len(known.best) == 1:
+        return known.best[0]
+    if known.top <= -PROVEN:
+        best = _prefer_blocks(board, known.best)
+    elif known.top == 0 and board.size in POOLED_SIZES:
+        best = cunning_moves(board, known.best, budget_ms * CUNNING_SHARE)
+    elif known.top == 0:
+        best = cunning_from_tables(board, known.best)
     else:
-        result = searcher(board.size).search(
-            board, budget_ms * profile.budget_share, all_values=False, max_depth=profile.max_depth
-        )
-    best = result.best
-    if blunder:
-        worse = sorted(set(result.scores) - set(best))
-        if worse:
-            return rng.choice(worse)
-    return rng.choice(_among_best(board, level, result, budget_ms, started))
+        best = known.best
+    return random.Random(seed).choice(best)
 
 
-def _among_best(
-    board: Board, level: Level, result: RootResult, budget_ms: int, started: float
-) -> tuple[int, ...]:
+def _among_best(board: Board, result: RootResult, budget_ms: int, started: float) -> tuple[int, ...]:
     """The searched best moves worth choosing from: blocks when lost, cunning ones when ``perfect`` draws."""
     best = result.best
     if result.top <= -PROVEN:
         return _prefer_blocks(board, best)
-    if level is Level.PERFECT and result.top == 0 and set(best) <= result.exact:
+    if result.top == 0 and set(best) <= result.exact:
         left = budget_ms - (time.perf_counter() - started) * 1000
         return cunning_moves(board, best, min(left, budget_ms * CUNNING_SHARE))
     return best

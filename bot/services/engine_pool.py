@@ -12,12 +12,13 @@ import asyncio
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from bot.engine import DEFAULT_BUDGET_MS, Analysis, Board, Level, analyze, answers_at_once, choose_move
 from bot.engine_worker import init_worker as _init_worker
 from bot.engine_worker import ready as _ready
-from bot.services import metrics
+from bot.services import metrics, refusals
 from bot.services.respawning_pool import RespawningPool
 
 T = TypeVar("T")
@@ -81,11 +82,17 @@ class EnginePool:
         return await self._search("move", choose_move, board, level, seed, self.budget_ms)
 
     async def analyze(self, board: Board, budget_ms: int | None = None) -> Analysis:
-        """Every move's value on ``board``; a search stops after ``budget_ms`` (default: the pool's)."""
+        """Every move's value on ``board``; a search stops after ``budget_ms`` (default: the pool's).
+
+        Raises :class:`~bot.services.refusals.EngineUnavailable` when the workers died under it twice.
+        """
         budget = self.budget_ms if budget_ms is None else budget_ms
         if answers_at_once(board):
             return analyze(board, budget)
-        return await self._search("analysis", analyze, board, budget)
+        try:
+            return await self._search("analysis", analyze, board, budget)
+        except BrokenProcessPool as error:
+            raise refusals.EngineUnavailable() from error
 
     def close(self) -> None:
         """Shut down the worker processes this pool started."""

@@ -423,3 +423,12 @@ class Unavailable(NotDone):
     """The database cannot be reached or is locked; the same request can succeed a moment later."""
 
     template = N_("The game database is busy right now; please try again in a moment.")
+
+
+# The engine.
+
+
+class EngineUnavailable(NotDone):
+    """The engine's worker died twice under an analysis (a hint, a review); a new one is starting."""
+
+    template = N_("The engine stopped while it was thinking; please try again in a moment.")

@@ -1,4 +1,4 @@
-"""Levels: perfect plays a best move, the others blunder on purpose, more often the weaker they are."""
+"""Levels: perfect plays a best move, the others miss what people miss, more often the weaker they are."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from bot.engine import Board, IllegalMoveError, Level, Outcome, analyze, answers_at_once, choose_move
-from bot.engine.levels import PROFILES
+from bot.engine.levels import SIGHTS
 from tests.engine.conftest import reachable
 
 
@@ -32,7 +32,7 @@ def test_blunders_are_rarer_the_stronger_the_level() -> None:
         blunders[level] = count
     assert blunders[Level.PERFECT] == 0
     assert blunders[Level.HARD] < blunders[Level.MEDIUM] < blunders[Level.EASY]
-    assert PROFILES[Level.PERFECT].mistake_rate == 0
+    assert Level.PERFECT not in SIGHTS, "perfect sees everything the engine proves"
 
 
 def test_perfect_varies_its_choice_among_equally_good_moves() -> None:

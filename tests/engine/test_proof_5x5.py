@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.engine import Board, Outcome, analyze, answers_at_once
+from bot.engine import Board, Level, Outcome, analyze, answers_at_once, choose_move
 from bot.engine.book import ExactTable, book_resource_name, opening_book
 from bot.engine.geometry import geometry
 from bot.engine.oracle import from_table
@@ -63,7 +63,24 @@ def test_analyses_of_up_to_five_marks_come_from_the_book_and_moves_are_still_sea
         board = random_position(rng, marks)
         analysis = analyze(board, budget_ms=1)
         assert analysis.exact and analysis.depth == 0, board.text
-        assert not answers_at_once(board), "5x5 moves are searched in the pool"
+        assert not answers_at_once(board), "5x5 moves are chosen in the pool"
+
+
+def test_perfect_answers_a_diagonal_neighbour_of_the_centre_with_the_only_saving_move() -> None:
+    for seed in range(5):
+        assert choose_move(Board.empty(5).play(6), Level.PERFECT, seed=seed, budget_ms=200) == 12
+
+
+@pytest.mark.parametrize("marks", [3, 5, 7, 9, 12])
+def test_perfect_plays_a_proven_best_move_from_the_book_and_the_prover(marks: int) -> None:
+    rng = random.Random(marks)
+    checked = 0
+    while checked < 3:
+        board = random_position(rng, marks)
+        analysis = analyze(board)
+        if analysis.exact:
+            assert choose_move(board, Level.PERFECT, seed=marks) in analysis.best, board.text
+            checked += 1
 
 
 @pytest.mark.parametrize("marks", [10, 12, 14])

@@ -53,8 +53,9 @@ async def test_the_synced_command_is_described_in_every_language(
     start = subcommands["start"]
     level = next(option for option in start["options"] if option["name"] == "level")
     easy = next(choice for choice in level["choices"] if choice["value"] == "easy")
-    assert easy["name_localizations"]["de"] == "leicht"
-    assert easy["name_localizations"]["ja"] == "かんたん"
+    assert easy["name"] == "easy (wins when it can, often misses your threats)", "a level says what it does"
+    assert easy["name_localizations"]["de"] == "leicht (gewinnt, wenn es kann, übersieht oft deine Drohungen)"
+    assert easy["name_localizations"]["ja"].startswith("かんたん（")
     assert start["description_localizations"]["fr"].startswith("Lance une partie")
     size = next(option for option in start["options"] if option["name"] == "size")
     five = next(choice for choice in size["choices"] if choice["value"] == 5)

@@ -16,6 +16,7 @@ from tests.support.tables import (
     Table,
     answer,
     board,
+    busy_engine,
     cells,
     click_cell,
     controls,
@@ -30,8 +31,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 @pytest.fixture(scope="module")
 def bot_settings() -> dict[str, str]:
-    """A 5x5 reply then takes the engine's whole budget, longer than the bot waits before deferring."""
-    return {"ENGINE_BUDGET_MS": "2000"}
+    """A hint on a hard 5x5 position then holds the engine 3 s, longer than a click waits to be deferred."""
+    return {"ENGINE_BUDGET_MS": "3000"}
 
 
 SUB_COMMAND = 1
@@ -172,9 +173,12 @@ async def test_a_5x5_board_has_its_controls_row_and_hint_answers_the_player_on_t
     emu: DiscordEmulator, bot: BotUnderTest
 ) -> None:
     table = Table.create(emu, "alice", "bob")
+    await busy_engine(emu)
     start = await table.slash("alice", "ttt start", size=5, first="opponent")
     message = await answer(start)
-    assert start.callback is not None and start.callback.type == 5, "the bot's slow opening is deferred"
+    assert start.callback is not None and start.callback.type == 5, (
+        "the opening, waiting for the engine, is deferred"
+    )
     assert not message.ephemeral and len(message.rows) == 6 and len(cells(message)) == 25
     assert board(message).count("X") == 1 and len(free_cells(message)) == 24
     assert controls(message) == ["Resign", "Hint"] and "/ttt resign" not in message.text
@@ -399,6 +403,7 @@ async def test_shutdown_finishes_a_move_in_flight_and_the_game_survives_a_restar
 ) -> None:
     table = Table.create(emu, "alice")
     message = await answer(await table.slash("alice", "ttt start", size=5))
+    await busy_engine(emu)
     click = await table.click(message, cells(message)[12].custom_id or "", "alice")
     callback = await click.wait_callback(timeout=15)
     assert callback.type == 6, "a reply slower than a second is deferred, then the board is edited"

@@ -20,7 +20,7 @@ import pytest
 from discord_emulator import DiscordEmulator, Message
 from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
 from tests.support.store import query
-from tests.support.tables import Table, answer, board, cells, game_of
+from tests.support.tables import Table, answer, board, busy_engine, cells, game_of
 
 pytestmark = [
     pytest.mark.e2e,
@@ -36,8 +36,9 @@ POLL = 0.02
 
 @pytest.fixture(scope="module")
 def bot_settings() -> dict[str, str]:
-    """A 5x5 reply takes the engine's whole budget: long enough to kill its worker while it searches."""
-    return {"ENGINE_BUDGET_MS": "2000", "SWEEP_INTERVAL_SECONDS": "600"}
+    """A hint on a hard 5x5 position holds the engine for its whole budget: a 5x5 reply asked for
+    meanwhile waits in the pool long enough to kill the worker under it."""
+    return {"ENGINE_BUDGET_MS": "3000", "SWEEP_INTERVAL_SECONDS": "600"}
 
 
 def workers(bot: BotUnderTest) -> set[int]:
@@ -95,8 +96,9 @@ async def test_a_5x5_reply_comes_though_its_worker_and_the_next_one_are_killed(
     table, message = await five_by_five(emu)
     searching = workers(bot)
     assert searching, "the engine's workers start with the bot"
+    hint = await busy_engine(emu)
     click = await table.click(message, cells(message)[12].custom_id or "", "alice")
-    await click.wait_callback(timeout=ANSWER_TIMEOUT)  # deferred: the reply is being searched
+    await click.wait_callback(timeout=ANSWER_TIMEOUT)  # deferred: the reply waits for the busy engine
     kill(searching)
     kill(await new_worker(bot, searching))  # the call made again on a new pool, killed too
 
@@ -104,6 +106,7 @@ async def test_a_5x5_reply_comes_though_its_worker_and_the_next_one_are_killed(
     assert board(message).count("X") == 1
     assert f"<@{table['alice'].id}> to move" in message.text
     assert any(not button.disabled for button in cells(message)), "the game goes on"
+    assert (await answer(hint)).ephemeral, "the hint is answered too, privately (verdicts or try again)"
 
 
 async def test_a_reply_that_keeps_failing_ends_the_game_unrated_and_says_why(

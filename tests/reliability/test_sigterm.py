@@ -29,7 +29,7 @@ from discord_emulator.process import BotProcess
 from tests.reliability.seats import EDIT_ROUTE
 from tests.support.bot import ANSWER_TIMEOUT, bot_process, tracebacks
 from tests.support.store import problems_of, read_store
-from tests.support.tables import Table, board, cells
+from tests.support.tables import HARD_5X5, Table, answer, board, busy_engine, cells, moves_to
 
 pytestmark = [pytest.mark.e2e]
 
@@ -92,7 +92,7 @@ async def ready_bot(
 async def test_a_stop_signal_finishes_the_clicks_in_flight_then_closes_everything(
     tmp_path: Path, signum: signal.Signals
 ) -> None:
-    async with ready_bot(tmp_path, ENGINE_BUDGET_MS="1500") as (emu, bot, url, _):
+    async with ready_bot(tmp_path, ENGINE_BUDGET_MS="3000") as (emu, bot, url, _):
         solo = Table.create(emu, "alice")
         big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER_TIMEOUT)
         pair = Table.create(emu, "alice", "bob")
@@ -100,7 +100,9 @@ async def test_a_stop_signal_finishes_the_clicks_in_flight_then_closes_everythin
         accept = small.button(label="Accept").custom_id or ""
         await (await pair.click(small, accept, "bob")).wait_response(timeout=ANSWER_TIMEOUT)
 
+        hint = await busy_engine(emu)
         thinking = await solo.click(big, cells(big)[12].custom_id or "", "alice")
+        assert (await hint.wait_callback(timeout=ANSWER_TIMEOUT)).type == 5, "the hint is being searched"
         assert (await thinking.wait_callback(timeout=ANSWER_TIMEOUT)).type == 6, (
             "the engine is still thinking"
         )
@@ -117,12 +119,13 @@ async def test_a_stop_signal_finishes_the_clicks_in_flight_then_closes_everythin
         assert code == 0, "\n".join(bot.output[-60:])
         assert held.callback is not None and held.callback.type in (6, 7) and board(small) == "....X...."
         assert board(big)[12] == "X" and board(big).count("O") == 1, "the 5x5 reply was made and shown"
+        assert "Best moves" in (await answer(hint)).text, "the hint was searched and shown"
         assert thinking.ack_latency is not None and thinking.ack_latency < 3
         assert any("Closed the engine pool and the database" in line for line in bot.output)
         assert not [pid for pid in workers if outlives(pid)], "a process of the bot outlived it"
         assert not tracebacks(bot), "\n".join(bot.output[-80:])
         store = await read_store(url)
-        assert not problems_of(store) and store.move_count == 3
+        assert not problems_of(store) and store.move_count == 3 + len(moves_to(HARD_5X5[0]))
 
 
 async def test_interactions_that_arrive_while_the_bot_stops_are_told_to_retry_and_change_nothing(
@@ -130,17 +133,20 @@ async def test_interactions_that_arrive_while_the_bot_stops_are_told_to_retry_an
 ) -> None:
     """While a click in flight finishes, a new command, click or autocomplete gets "try again", nothing more.
 
-    The click in flight is a 5x5 move whose board edit Discord is slow to take (held 5 s),
-    so the bot is still finishing it when the late interactions come.
+    The click in flight is a 5x5 move, deferred while a hint keeps the engine busy, whose board
+    edit Discord is slow to take (held 5 s), so the bot is still finishing it when the late
+    interactions come.
     """
-    async with ready_bot(tmp_path, ENGINE_BUDGET_MS="1500") as (emu, bot, url, _):
+    async with ready_bot(tmp_path, ENGINE_BUDGET_MS="3000") as (emu, bot, url, _):
         solo = Table.create(emu, "alice")
         big = await (await solo.slash("alice", "ttt start", size=5)).wait_response(timeout=ANSWER_TIMEOUT)
         pair = Table.create(emu, "bob", "carol")
         challenge = await (await pair.slash("bob", "ttt start", opponent=pair["carol"])).wait_response()
 
-        slow = emu.delay_next("PATCH", EDIT_ROUTE, 5.0)
+        hint = await busy_engine(emu)
         held = await solo.click(big, cells(big)[12].custom_id or "", "alice")
+        slow = emu.delay_next("PATCH", EDIT_ROUTE, 5.0, params={"webhook_token": held.token})
+        await answer(hint)
         await emu.wait_for(lambda: slow.hits, ANSWER_TIMEOUT, "the 5x5 board's edit on its way to Discord")
         bot.send_signal(signal.SIGTERM)
         await bot.wait_for_output(
@@ -164,10 +170,12 @@ async def test_interactions_that_arrive_while_the_bot_stops_are_told_to_retry_an
         assert any("Told 3 late interaction(s) to try again" in line for line in bot.output)
         assert not tracebacks(bot), "\n".join(bot.output[-80:])
         store = await read_store(url)
-        assert sorted(g.status.value for g in store.games.values()) == ["active", "pending"], (
+        assert sorted(g.status.value for g in store.games.values()) == ["active", "active", "pending"], (
             "carol did not accept the challenge"
         )
-        assert not problems_of(store) and store.move_count == 2, "only the click in flight and its reply"
+        assert not problems_of(store) and store.move_count == 2 + len(moves_to(HARD_5X5[0])), (
+            "only the click in flight and its reply, besides the moves to the hinted position"
+        )
 
 
 STREAM_LIMIT = 400

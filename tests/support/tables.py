@@ -184,6 +184,49 @@ async def duel(table: Table, x: str, o: str, *, size: int = 3, channel: Any = No
     return message
 
 
+HARD_5X5 = (
+    "..OX./X...X/...../O..../O....",
+    "..O../.O.../X..../...XO/....X",
+    "X.X.O/....O/...../X..../..O..",
+    "..O../.X..O/X..../...../.X..O",
+)
+"""5x5 positions, X to move, that the engine cannot prove within a 3 s budget, not even the third
+time in one process (its tables kept): an analysis there (a hint) searches for the whole budget."""
+
+_next_hard = itertools.cycle(HARD_5X5)
+
+
+def moves_to(position: str) -> list[int]:
+    """Cells that reach ``position`` (as many X as O, no line) when played in turn, X first."""
+    cells = position.replace("/", "")
+    xs = [index for index, mark in enumerate(cells) if mark == "X"]
+    os = [index for index, mark in enumerate(cells) if mark == "O"]
+    return [cell for pair in zip(xs, os, strict=True) for cell in pair]
+
+
+async def hard_position(emu: DiscordEmulator, x: str = "hinter", o: str = "helper") -> tuple[Table, Message]:
+    """A table where ``x`` and ``o`` played to the next of :data:`HARD_5X5` (``x`` to move), and its board."""
+    table = Table.create(emu, x, o)
+    message = await duel(table, x, o, size=5)
+    for index, cell in enumerate(moves_to(next(_next_hard))):
+        await click_cell(table, message, cell, x if index % 2 == 0 else o)
+    return table, message
+
+
+async def busy_engine(emu: DiscordEmulator) -> Interaction:
+    """Keep the engine busy: two members reach the hard 5x5 position and the one to move asks for a hint.
+
+    The hint's analysis holds the engine's one worker for the whole time budget. Returns the hint
+    once the bot has deferred it (its analysis has been running for a second), so a 5x5 reply of
+    the bot asked for next waits for the rest of the budget: past the second after which a click
+    is deferred when the budget is 3 s. The hint is answered privately once its search ends.
+    """
+    table, _ = await hard_position(emu)
+    hint = await table.slash("hinter", "ttt hint")
+    await hint.wait_callback(timeout=ANSWER_TIMEOUT)
+    return hint
+
+
 class Answers:
     """What the user who sent an interaction sees in answer, whichever way the bot answered.
 

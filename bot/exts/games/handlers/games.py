@@ -37,13 +37,19 @@ SIZE_CHOICES = [
 ]
 """Every board size the engine plays, labelled with the line that wins on it."""
 LEVEL_CHOICES = [
-    # Translators: the bot's weakest level, a choice of /ttt start and a word after its name on boards.
-    app_commands.Choice(name=N_("easy"), value="easy"),
-    app_commands.Choice(name=N_("medium"), value="medium"),
-    app_commands.Choice(name=N_("hard"), value="hard"),
+    # Translators: the bot's weakest level, a choice of /ttt start: what it does ("a threat": a line
+    # of yours one mark short of complete). At most 100 characters.
+    app_commands.Choice(name=N_("easy (wins when it can, often misses your threats)"), value="easy"),
+    # Translators: a level of the bot, a choice of /ttt start ("a double threat": a move that makes
+    # two threats at once, so only one can be blocked). At most 100 characters.
+    app_commands.Choice(name=N_("medium (blocks most threats, misses double threats)"), value="medium"),
+    # Translators: a level of the bot, a choice of /ttt start ("slower threats": plans that need two
+    # or three moves before they threaten). At most 100 characters.
+    app_commands.Choice(name=N_("hard (sees double threats, misses slower ones)"), value="hard"),
     # Translators: the bot's strongest level, as a choice of /ttt start.
     app_commands.Choice(name=N_("perfect (never loses)"), value="perfect"),
 ]
+"""The levels, each named with what it does, so a player can pick one that fits."""
 THEME_CHOICES = [app_commands.Choice(name=THEME_NAMES[theme], value=theme) for theme in THEMES]
 """Every theme of the pieces, by its name."""
 FIRST_CHOICES = [

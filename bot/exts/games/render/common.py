@@ -93,6 +93,7 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
 
 
 LEVEL_NAMES = {
+    # Translators: the bot's levels, a word after its name on boards, in stats and histories.
     Level.EASY: N_("easy"),
     Level.MEDIUM: N_("medium"),
     Level.HARD: N_("hard"),
