@@ -58,10 +58,11 @@ class GamesCog(GameCommands, RecordCommands, SettingsCommands, ArenaCommands, Cl
             self.bot.tree.error(self._previous_error_handler)
         if self.bot.click_handler == self.on_click:
             self.bot.click_handler = None
-        await self.sweeper.stop()
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
+        # After the background tasks: the start-up resume starts the sweeper as it ends, even cancelled.
+        await self.sweeper.stop()
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
