@@ -51,8 +51,10 @@ class Prover:
         self.key_x = g.key_x
         self.key_o = g.key_o
         self.order = g.order
-        self.table: dict[int, tuple[int, int, int]] = {}
-        """Canonical key -> (lowest score, highest score, nodes spent on it)."""
+        self.permutations = g.permutations
+        self.back = g.back
+        self.table: dict[int, tuple[int, int, int, int]] = {}
+        """Canonical key -> (lowest score, highest score, nodes spent on it, best cell in the canonical frame or -1)."""
         self.history = [0] * g.cells
         self.nodes = 0
         self.deadline = math.inf
@@ -114,13 +116,18 @@ class Prover:
             return ceiling
         if floor >= beta:
             return floor
+        if alpha >= 0 and paired([line & empty for line in self.lines if not line & them]):
+            return 0
+        if beta <= 0 and paired([line & empty for line in self.lines if not line & me]):
+            return 0
         beta = min(beta, ceiling)
         alpha = max(alpha, floor)
 
         key = min(images)
         entry = self.table.get(key)
+        hint = -1
         if entry is not None:
-            lo, hi, _ = entry
+            lo, hi, _, canonical = entry
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -129,6 +136,8 @@ class Prover:
                 return lo
             alpha = max(alpha, lo)
             beta = min(beta, hi)
+            if canonical >= 0:
+                hint = self.back[images.index(key)][canonical]
         else:
             lo, hi = floor, ceiling
         original_alpha, original_beta = alpha, beta
@@ -148,14 +157,19 @@ class Prover:
                 ),
                 reverse=True,
             )
+            if hint >= 0 and empty >> hint & 1:
+                ranked.remove(hint)
+                ranked.insert(0, hint)
             moves = ranked
         singles = self.key_x if marks % 2 == 0 else self.key_o
         best = -WIN - 1
+        best_cell = -1
         for cell in moves:
             child = [a | b for a, b in zip(images, singles[cell], strict=True)]
             score = -self.value(them, me | 1 << cell, child, marks + 1, -beta, -alpha)
             if score > best:
                 best = score
+                best_cell = cell
                 if score > alpha:
                     alpha = score
                     if score >= beta:
@@ -169,7 +183,8 @@ class Prover:
             lo = max(lo, best)
         if len(self.table) >= TABLE_LIMIT:
             self._trim()
-        self.table[key] = (lo, hi, self.nodes - start_nodes)
+        canonical = self.permutations[images.index(key)][best_cell] if best_cell >= 0 else -1
+        self.table[key] = (lo, hi, self.nodes - start_nodes, canonical)
         return best
 
     def exact(self, me: int, them: int, images: list[int], marks: int) -> int:
@@ -225,6 +240,51 @@ class Prover:
             return {**found, **bounds}, set(found)
         finally:
             self.deadline = math.inf
+
+
+PAIRING_STEPS = 64
+"""How many partial pairings :func:`paired` tries before it gives up (and answers no)."""
+
+
+def paired(lines: list[int]) -> bool:
+    """Whether the defender can stop every one of ``lines`` (each a mask of its empty cells) by pairing.
+
+    A pairing is a set of disjoint pairs of empty cells such that every line holds a whole
+    pair: whenever the attacker takes one cell of a pair the defender takes the other, so no
+    line is ever completed, whoever moves first. The search gives up (answers no) after
+    :data:`PAIRING_STEPS` partial pairings.
+    """
+    budget = [PAIRING_STEPS]
+    return _pair(lines, 0, budget)
+
+
+def _pair(lines: list[int], used: int, budget: list[int]) -> bool:
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    target = 0
+    fewest = 99
+    for line in lines:
+        free = line & ~used
+        count = free.bit_count()
+        if count < fewest:
+            if count < 2:
+                return False
+            fewest, target = count, free
+    if not target:
+        return True
+    cells = []
+    while target:
+        low = target & -target
+        cells.append(low)
+        target ^= low
+    for i, first in enumerate(cells):
+        for second in cells[i + 1 :]:
+            pair = first | second
+            rest = [line for line in lines if line & pair != pair]
+            if _pair(rest, used | pair, budget):
+                return True
+    return False
 
 
 _provers: dict[int, Prover] = {}
