@@ -22,12 +22,21 @@ import time
 from collections import Counter
 
 from bot.engine import Board, Level, Mark, choose_move
+from bot.engine.cunning import SEES_FORKS, model_replies
 from bot.engine.levels import DEFAULT_BUDGET_MS
 from bot.engine.oracle import score_moves, table_scores
 
 
 def model_move(board: Board, rng: random.Random) -> int:
-    """The model player's move: a win, else a block of a single threat, else the centre, else at random."""
+    """The model player's move: a win, else a block of a single threat, else the centre, else at random.
+
+    On the boards of :data:`~bot.engine.cunning.SEES_FORKS` it also makes and blocks double threats
+    (:func:`~bot.engine.cunning.model_replies`) before it falls back on the centre.
+    """
+    if board.size in SEES_FORKS:
+        replies = model_replies(board)
+        if replies != board.legal_moves:
+            return rng.choice(replies)
     me, them = (board.x, board.o) if board.turn is Mark.X else (board.o, board.x)
     near = board.k - 1
     for mover, other in ((me, them), (them, me)):

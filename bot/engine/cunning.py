@@ -4,7 +4,10 @@ Every position offered is a draw, so against a careful player ``perfect`` can on
 draw; but people are not careful. The model of a person here: it takes a win in one;
 else, when exactly one of the engine's lines is a move from complete, it blocks it;
 otherwise it plays any empty cell, all alike (it does not see forks or long threats
-coming). For each best move the engine counts the model's replies after which it has a
+coming). On 5x5, where a player who sees no more than that loses almost every game
+whatever ``perfect`` picks, the model sees one move further: it also makes double
+threats and takes the cells where the engine would make one, and only longer plans
+catch it. For each best move the engine counts the model's replies after which it has a
 proven win, and keeps the moves where that share is highest. Every candidate is a best
 move, so the level stays perfect; the choice among the kept ones is still random.
 
@@ -23,6 +26,9 @@ from bot.engine.oracle import table_for
 from bot.engine.prover import prover
 from bot.engine.search import SearchTimeoutError
 
+SEES_FORKS: tuple[int, ...] = (5,)
+"""Board sizes where the model of a person also makes and stops double threats (forks)."""
+
 
 def _completing(mover: int, other: int, board: Board) -> int:
     """The cells where ``mover`` (its bitboard) completes a line, as a bitboard."""
@@ -36,8 +42,36 @@ def _completing(mover: int, other: int, board: Board) -> int:
     return cells
 
 
+def _forking(mover: int, other: int, board: Board) -> int:
+    """The cells where ``mover`` makes two threats at once (an open three among them), as a bitboard.
+
+    Such a cell lies on two lines, each holding two of ``mover``'s marks and nothing else; two
+    distinct lines of four cells share at most three, so the two threats are on different cells.
+    """
+    two = board.k - 2
+    seen = forks = 0
+    for line in board.geometry.lines:
+        if not other & line:
+            own = mover & line
+            if own.bit_count() == two:
+                gaps = line ^ own
+                forks |= seen & gaps
+                seen |= gaps
+    return forks
+
+
+def _cells(bits: int) -> tuple[int, ...]:
+    return tuple(cell for cell in range(bits.bit_length()) if bits >> cell & 1)
+
+
 def model_replies(board: Board) -> tuple[int, ...]:
-    """The cells the model of a person may play on ``board``, all equally likely."""
+    """The cells the model of a person may play on ``board``, all equally likely.
+
+    It takes a win in one; else it blocks when exactly one of the opponent's lines is a move from
+    complete. On the boards of :data:`SEES_FORKS` it also sees one move further: it blocks one of
+    several threats, makes a double threat of its own, or else takes a cell where the opponent would
+    make one. Otherwise it plays any empty cell, all alike (it does not see longer plans coming).
+    """
     me, them = (board.x, board.o) if board.turn is Mark.X else (board.o, board.x)
     wins = _completing(me, them, board)
     if wins:
@@ -45,6 +79,10 @@ def model_replies(board: Board) -> tuple[int, ...]:
     threats = _completing(them, me, board)
     if threats and not threats & (threats - 1):
         return (threats.bit_length() - 1,)
+    if board.size in SEES_FORKS:
+        for cells in (threats, _forking(me, them, board), _forking(them, me, board)):
+            if cells:
+                return _cells(cells)
     return board.legal_moves
 
 

@@ -38,6 +38,24 @@ def test_the_model_takes_wins_and_blocks_single_threats(text: str, replies: tupl
     assert model_replies(Board.parse(text)) == replies
 
 
+@pytest.mark.parametrize(
+    ("text", "replies"),
+    [
+        ("O...O/...../.XXX./...../.....", (10, 14)),  # two threats: O blocks one of them
+        ("O...O/...../.XX../...../.....", (13,)),  # X makes an open three: two threats at once
+        ("O...O/...../.XX../...../X....", (13,)),  # O takes the cell of X's open three
+        ("O...O/...../.X.../...../X....", tuple(c for c in range(25) if c not in (0, 4, 11, 20))),
+    ],
+)
+def test_on_5x5_the_model_also_makes_and_stops_double_threats(text: str, replies: tuple[int, ...]) -> None:
+    assert model_replies(Board.parse(text)) == replies
+
+
+def test_on_3x3_the_model_misses_forks() -> None:
+    """O to move; X would make two threats on 2 or 6, which the 3x3 model does not see coming."""
+    assert model_replies(Board.parse("X../.O./..X")) == (1, 2, 3, 5, 6, 7)
+
+
 def test_out_of_time_every_best_move_stays_a_candidate() -> None:
     board = Board.parse("...../...../..O../OX.XO/..X..")
     best = (0, 1, 2)
