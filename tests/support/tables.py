@@ -185,13 +185,17 @@ async def duel(table: Table, x: str, o: str, *, size: int = 3, channel: Any = No
 
 
 HARD_5X5 = (
-    "..OX./X...X/...../O..../O....",
-    "..O../.O.../X..../...XO/....X",
-    "X.X.O/....O/...../X..../..O..",
-    "..O../.X..O/X..../...../.X..O",
+    "XXXO./...../...../....O/...O.",
+    "O.OX./...../...../....X/O..X.",
+    ".O.../O..../...../...../.OXXX",
+    ".X..O/X..../...../...../.XO.O",
 )
-"""5x5 positions, X to move, that the engine cannot prove within a 3 s budget, not even the third
-time in one process (its tables kept): an analysis there (a hint) searches for the whole budget."""
+"""5x5 positions, X to move, that the engine cannot prove within a 3 s budget with its tables cold
+(the prover gets 2.25 s of it; these need 3.5 to 4 s and about 2.5 s on a loaded 2-core machine):
+an analysis there (a hint) searches for the whole budget. Since the prover looks for pairings few
+positions of 6 marks are that hard: these are two unrelated ones and their images turned half a
+turn. Proven once, a position and its images answer from the tables its process kept, so a bot
+process may use two entries in a row (never the same position twice), not more."""
 
 _next_hard = itertools.cycle(HARD_5X5)
 
