@@ -34,6 +34,7 @@ from bot.exts.games.render.board import board_text, button_label, challenge_text
 from bot.exts.games.render.common import Card
 from bot.exts.games.render.pieces import UNICODE_PIECES, Pieces
 from bot.i18n import Texts, texts_for_locale
+from bot.notice import Notice, notice_view
 from bot.services import GameStatus
 from bot.services.results import GameView
 
@@ -52,7 +53,9 @@ async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> Non
         await handler(cast(Interaction, interaction), click)
     elif not interaction.response.is_done():
         texts = texts_for_locale(interaction.locale.value)
-        await interaction.response.send_message(texts.gettext(UNAVAILABLE), ephemeral=True)
+        await interaction.response.send_message(
+            view=notice_view(texts.gettext(UNAVAILABLE), Notice.OUTAGE), ephemeral=True
+        )
 
 
 class CellButton(
