@@ -152,7 +152,7 @@ async def measure(old: str, workdir: Path) -> list[Clicks]:
     checkout = old_checkout(old, workdir / "old")
     results: list[Clicks] = []
     async with DiscordEmulator() as emu:
-        for name, cwd in ((f"embed board ({old})", checkout), ("V2 board (this checkout)", None)):
+        for name, cwd in ((f"board of {old}", checkout), ("board of this checkout", None)):
             guild = emu.create_guild(
                 f"Payload {len(results)}", channels=[f"s{size}{n}" for size in SIZES for n in (1, 2)]
             )
@@ -205,7 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(text, end="")
     if args.show:
         for clicks in results:
-            print(f"\n{clicks.bot}, {clicks.size}x{clicks.size} {clicks.mode}, last click:")
+            print(f"\n{clicks.bot}, {clicks.size}x{clicks.size} {clicks.mode}: bytes {clicks.bytes}")
+            print("the last click's bodies:")
             for body in clicks.last:
                 print(json.dumps(body, separators=(",", ":"), ensure_ascii=True))
     if args.out is not None:
