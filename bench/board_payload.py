@@ -9,6 +9,9 @@ until the game ends. For every click the emulator's record gives the requests th
 to it (on the interaction, webhook and channel routes) until the board showed it (and the engine's
 reply), and the bytes of their JSON bodies as discord.py writes them (compact, ASCII). Reported per
 size, game and bot: clicks, requests per click, and bytes per click (mean, and the largest).
+
+Then the CPU a board edit costs the bot to build: each checkout, in a process of its own, turns a
+game in the middle into its message and that into the JSON discord.py sends (best of 5 runs of 300).
 """
 
 from __future__ import annotations
@@ -89,10 +92,42 @@ def free_cell(message: Message, size: int) -> str | None:
     return None
 
 
+RENDER = """
+import json, sys, timeit
+from discord.webhook.async_ import interaction_message_response_params
+from bot.exts.games.messages import compose
+from bot.i18n import texts_for_locale
+from tests.exts.factories import game_view
+texts = texts_for_locale("en-US")
+boards = ((3, "XO./.X./..O", 8), (4, "XO../.X../..O./....", 10), (5, "XO.../.X.../..O../...X./....O", 24))
+for size, text, last in boards:
+    game = game_view(text, last_cell=last)
+    def once():
+        message = compose(game, texts)
+        body = interaction_message_response_params(type=7, **message.edit_args()).payload
+        json.dumps(body, separators=(",", ":"))
+    once()
+    print(size, min(timeit.repeat(once, number=300, repeat=5)) / 300 * 1e6)
+"""
+"""Builds a board edit again and again in a checkout: ``size microseconds`` per size."""
+
+
+def render_microseconds(checkout: Path) -> dict[int, float]:
+    """What building a board edit costs in ``checkout``: microseconds per size (the best run)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(checkout), os.environ.get("PYTHONPATH")])),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", RENDER], cwd=checkout, env=env, check=True, capture_output=True, text=True
+    ).stdout
+    return {int(size): float(micro) for size, micro in (line.split() for line in out.splitlines())}
+
+
 def old_checkout(revision: str, into: Path) -> Path:
     """The bot of ``revision`` (its package and migrations), runnable with ``python -m bot`` in it."""
     archive = subprocess.run(
-        ["git", "archive", "--format=tar", revision, "bot", "migrations"],
+        ["git", "archive", "--format=tar", revision, "bot", "migrations", "tests/__init__.py", "tests/exts"],
         cwd=REPO_ROOT,
         check=True,
         capture_output=True,
@@ -176,7 +211,19 @@ async def measure(old: str, workdir: Path) -> list[Clicks]:
     return results
 
 
-def report(results: Sequence[Clicks], old: str) -> str:
+def render_costs(old: str, checkout: Path, rounds: int = 2) -> dict[str, dict[int, float]]:
+    """Microseconds per board edit built, per bot and size: the best of ``rounds`` turns each, taken
+    in turn so that both meet the same machine."""
+    costs: dict[str, dict[int, float]] = {}
+    for _ in range(rounds):
+        for name, where in ((f"board of {old}", checkout), ("board of this checkout", REPO_ROOT)):
+            for size, micro in render_microseconds(where).items():
+                best = costs.setdefault(name, {})
+                best[size] = min(best.get(size, micro), micro)
+    return costs
+
+
+def report(results: Sequence[Clicks], old: str, costs: dict[str, dict[int, float]] | None = None) -> str:
     machine = f"{platform.platform()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}"
     lines = [
         "# Board payload per click",
@@ -190,6 +237,18 @@ def report(results: Sequence[Clicks], old: str) -> str:
         "|---|---|---|--:|--:|--:|--:|",
         *(clicks.row() for clicks in results),
     ]
+    if costs:
+        first = next(iter(costs.values()))
+        lines += [
+            "",
+            "Building a board edit in mid-game (its message, then its JSON), microseconds of CPU:",
+            "",
+            "| bot | " + " | ".join(f"{size}x{size}" for size in SIZES) + " |",
+            "|---|" + "--:|" * len(SIZES),
+        ]
+        for name, sizes in costs.items():
+            cells = [f"{sizes[size]:,.0f} ({sizes[size] / first[size]:.2f}x)" for size in SIZES]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -201,7 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as workdir:
         results = asyncio.run(measure(args.old, Path(workdir)))
-    text = report(results, args.old)
+        costs = render_costs(args.old, Path(workdir) / "old")
+    text = report(results, args.old, costs)
     print(text, end="")
     if args.show:
         for clicks in results:
