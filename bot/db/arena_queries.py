@@ -250,6 +250,17 @@ class ArenaQueries:
         )
         return bool(result.rowcount == 1)
 
+    async def set_pairing_thread(self, arena_id: int, round_number: int, board: int, thread_id: int) -> bool:
+        """Note the thread made (or about to be made) for a pairing that has no game yet; False when
+        it has its game already."""
+        connection = await self._write_conn()
+        result = await connection.execute(
+            update(ARENA_PAIRINGS)
+            .where(*_pairing_key(arena_id, round_number, board), ARENA_PAIRINGS.c.game_id.is_(None))
+            .values(thread_id=thread_id)
+        )
+        return bool(result.rowcount == 1)
+
     async def set_pairing_result(
         self, arena_id: int, round_number: int, board: int, result: GameResult
     ) -> bool:

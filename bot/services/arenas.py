@@ -206,6 +206,12 @@ class Arenas:
         async with self._core.write() as repo:
             await repo.set_arena_round_message(arena_id, number, message_id)
 
+    async def set_pairing_thread(self, arena_id: int, round_number: int, board: int, thread_id: int) -> None:
+        """Remember the thread of a pairing before its game exists, so a set-up that failed half-way
+        is finished in that thread rather than in a second one."""
+        async with self._core.write() as repo:
+            await repo.set_pairing_thread(arena_id, round_number, board, thread_id)
+
     async def create_game(
         self, arena_id: int, round_number: int, board: int, place: Place
     ) -> GameView | None:
@@ -453,13 +459,13 @@ class Arenas:
 
     @staticmethod
     async def _arena_here(repo: Repository, place: Place, arena_id: int | None) -> Arena:
+        """The arena of the channel, or of a thread's parent channel (where its games are played)."""
+        channel_id = place.parent_id or place.channel_id
         if arena_id is None:
-            arena = await repo.live_arena(place.channel_id)
+            arena = await repo.live_arena(channel_id)
         else:
             arena = await repo.arena(arena_id)
-            if arena is not None and (
-                arena.channel_id != place.channel_id or arena.guild_id != place.guild_id
-            ):
+            if arena is not None and (arena.channel_id != channel_id or arena.guild_id != place.guild_id):
                 arena = None
         if arena is None:
             raise refusals.NoArena()

@@ -390,6 +390,13 @@ class GameService:
         """Remember the message of an arena's round, which its games' threads hang from."""
         await self._arenas.set_round_message(arena_id, number, message_id)
 
+    async def set_arena_pairing_thread(
+        self, arena_id: int, round_number: int, board: int, thread_id: int
+    ) -> None:
+        """Remember the thread (on Discord, the id of the message it starts from) of a pairing whose
+        game is not created yet, so a retried set-up reuses it."""
+        await self._arenas.set_pairing_thread(arena_id, round_number, board, thread_id)
+
     async def create_arena_game(
         self, arena_id: int, round_number: int, board: int, place: Place
     ) -> GameView | None:
@@ -406,7 +413,8 @@ class GameService:
         return await self._arenas.game_over(game_id)
 
     async def arena_rounds_to_set_up(self) -> list[ArenaUpdate]:
-        """After a restart: this process's arena rounds whose games are not all created yet."""
+        """This process's arena rounds whose games are not all created yet (after a restart, or a
+        set-up that failed): to set up again."""
         return await self._arenas.rounds_to_set_up()
 
     async def sweep_arenas(self) -> list[ArenaUpdate]:
