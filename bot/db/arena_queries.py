@@ -101,6 +101,18 @@ class ArenaQueries:
         rows = await self._read(select(ARENAS).where(ARENAS.c.status == status).order_by(ARENAS.c.id))
         return [Arena(**row) for row in rows]
 
+    async def finished_arenas_of(self, player_id: int) -> list[Arena]:
+        """The finished arenas ``player_id`` played in, the latest first."""
+        entered = exists().where(
+            ARENA_PLAYERS.c.arena_id == ARENAS.c.id, ARENA_PLAYERS.c.player_id == player_id
+        )
+        rows = await self._read(
+            select(ARENAS)
+            .where(ARENAS.c.status == ArenaStatus.FINISHED, entered)
+            .order_by(ARENAS.c.finished_at.desc(), ARENAS.c.id.desc())
+        )
+        return [Arena(**row) for row in rows]
+
     async def update_arena(self, arena: Arena, **values: Any) -> bool:
         """Compare-and-set: apply ``values`` only if the stored version is ``arena.version``.
 

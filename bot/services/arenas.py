@@ -383,7 +383,7 @@ class Arenas:
     ) -> ArenaUpdate:
         """Fix the number of rounds and pair the first."""
         rounds = min(arena.rounds or default_rounds(len(players)), max_rounds(len(players)))
-        plan = pair_round(_entrants(players), [])
+        plan = pair_round(entrants_of(players), [])
         await self._store_round(repo, arena, plan.number, plan.bye, [(p.x, p.o) for p in plan.pairings], now)
         await self._changed(
             repo, arena, status=ArenaStatus.RUNNING, rounds=rounds, current_round=1, updated_at=now
@@ -400,9 +400,9 @@ class Arenas:
         assert arena.rounds is not None
         if arena.current_round < arena.rounds:
             players = await repo.arena_players(arena.id)
-            records = _records(await repo.arena_rounds(arena.id), await repo.arena_pairings(arena.id))
+            records = round_records(await repo.arena_rounds(arena.id), await repo.arena_pairings(arena.id))
             try:
-                plan = pair_round(_entrants(players), records)
+                plan = pair_round(entrants_of(players), records)
             except NoPairingLeftError:
                 pass
             else:
@@ -496,8 +496,8 @@ class Arenas:
             )
             for p in players
         }
-        records = _records(stored_rounds, pairings)
-        lines = standings(_entrants(players), records)
+        records = round_records(stored_rounds, pairings)
+        lines = standings(entrants_of(players), records)
         played = tuple(_round_view(r, pairings, entrants) for r in stored_rounds)
         if arena.status is ArenaStatus.OPEN:
             count = len(players)
@@ -538,11 +538,13 @@ class Arenas:
         )
 
 
-def _entrants(players: Sequence[ArenaPlayer]) -> list[Entrant]:
+def entrants_of(players: Sequence[ArenaPlayer]) -> list[Entrant]:
+    """The arena's players as the Swiss rules see them."""
     return [Entrant(p.player_id, p.seed, p.left_after) for p in players]
 
 
-def _records(stored: Sequence[ArenaRound], pairings: Sequence[ArenaPairing]) -> list[RoundRecord]:
+def round_records(stored: Sequence[ArenaRound], pairings: Sequence[ArenaPairing]) -> list[RoundRecord]:
+    """The stored rounds and their pairings as the Swiss rules see them."""
     return [
         RoundRecord(
             number=r.number,

@@ -27,6 +27,7 @@ from datetime import datetime
 
 from bot.db import Database, DatabaseUnavailableError
 from bot.engine import Level
+from bot.services.arena_pictures import draw_cross_table
 from bot.services.arena_views import ArenaUpdate, ArenaView
 from bot.services.arenas import DEFAULT_LOBBY_MINUTES, Arenas
 from bot.services.core import ServiceCore
@@ -411,6 +412,10 @@ class GameService:
         """Tell the arena a game of it is over (after a move, a resignation or a cancel ended it): the
         result is noted and, if it was the round's last, the next round paired. None for other games."""
         return await self._arenas.game_over(game_id)
+
+    async def arena_cross_table(self, arena: ArenaView) -> bytes:
+        """The cross table of ``arena`` (a finished one, usually) as a PNG, drawn in the picture worker."""
+        return await draw_cross_table(self.pictures, arena)
 
     async def arena_rounds_to_set_up(self) -> list[ArenaUpdate]:
         """This process's arena rounds whose games are not all created yet (after a restart, or a

@@ -9,17 +9,20 @@ bot in the middle of a round. The final standings on the arena's message must be
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+from PIL import Image
 
 from bot.exts.games.render.arena import points_text
+from bot.pictures import cross_table_size
 from bot.services.arena import Entrant, PlayedGame, Result, RoundRecord, standings
 from discord_emulator import DiscordEmulator, Perm
 from tests.support.arenas import DRAW, O_WINS, SETUP_GUARD, X_WINS, ArenaGame, name_of, play
 from tests.support.arenas import round_games as arena_round_games
 from tests.support.bot import BotUnderTest
-from tests.support.tables import Table, answer, click_cell, private_answer
+from tests.support.tables import Table, answer, click_cell, pictures, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -144,6 +147,15 @@ async def test_an_arena_of_nine_plays_out_in_threads(
     assert shown == expected
     assert "🥇 1." in lobby.text
     assert lobby.buttons == []
+    (attachment,) = lobby.attachments
+    assert pictures(lobby) == [attachment["url"]], "the cross table shown in the arena's card"
+    assert "cross table" in attachment["description"]
+    picture = Image.open(io.BytesIO(emu.rest.uploads.data(attachment)))
+    assert picture.size == cross_table_size(len(seeds), 3)
+    champion = next(player for player, (rank, *_) in expected.items() if rank == 1)
+    stats = await answer(await table.slash("p5", "ttt stats", user=table[name_of(table, champion)]))
+    assert "1 arena: 1 won, 1 on the podium, best place 1" in stats.text
+    assert "Latest: place 1 of 9" in stats.text
     assert "Final standings" in await private_answer(await table.slash("p5", "ttt arena standings"))
     assert len(met) == 12
 

@@ -12,14 +12,17 @@ arena's round at a time, always from the stored state read once it has the arena
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import logging
+from dataclasses import dataclass
 
 import aiohttp
 import discord
 
 from bot.exts.games.arena_buttons import arena_view, card_only
 from bot.exts.games.messages import BoardPublisher
-from bot.exts.games.render.arena import arena_card, pairing_card, round_card, thread_name
+from bot.exts.games.render.arena import CROSS_TABLE_ALT, arena_card, pairing_card, round_card, thread_name
 from bot.exts.games.render.common import nobody
 from bot.i18n import Texts
 from bot.services import ArenaStatus, GameService, GameView, NotDone, Place
@@ -29,6 +32,15 @@ log = logging.getLogger(__name__)
 
 THREAD_ALREADY_CREATED = 160004
 """Discord's error code when the message has its thread already."""
+CROSS_TABLE_FILENAME = "arena-cross-table.png"
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaMessage:
+    """The arena's message: its layout and the files it shows (the cross table, once finished)."""
+
+    view: discord.ui.LayoutView
+    files: list[discord.File]
 
 
 class ArenaPublisher:
@@ -41,10 +53,19 @@ class ArenaPublisher:
         self._setting_up: set[int] = set()
         """The arenas whose round this process is setting up now."""
 
-    async def layout(self, arena: ArenaView, *, too_few: bool = False) -> discord.ui.LayoutView:
-        """The arena's message, in the server's language."""
+    async def layout(self, arena: ArenaView, *, too_few: bool = False) -> ArenaMessage:
+        """The arena's message, in the server's language; once finished, with its cross table."""
         texts = await self._boards.audience.server(arena.guild_id)
-        return arena_view(arena_card(texts, arena, too_few=too_few), arena, texts)
+        card = arena_card(texts, arena, too_few=too_few)
+        files: list[discord.File] = []
+        if arena.status is ArenaStatus.FINISHED and arena.played:
+            png = await self._service.arena_cross_table(arena)
+            alt = texts.gettext(CROSS_TABLE_ALT)
+            files.append(discord.File(io.BytesIO(png), filename=CROSS_TABLE_FILENAME, description=alt))
+            card = dataclasses.replace(
+                card, image=f"attachment://{CROSS_TABLE_FILENAME}", image_description=alt
+            )
+        return ArenaMessage(arena_view(card, arena, texts), files)
 
     async def show(self, update: ArenaUpdate, *, shown: bool = False) -> None:
         """Show what an operation changed: the games it ended, the arena's message (unless the
@@ -165,7 +186,8 @@ class ArenaPublisher:
         if arena.message_id is None:
             return
         partial = self._client.get_partial_messageable(arena.channel_id).get_partial_message(arena.message_id)
+        message = await self.layout(arena, too_few=too_few)
         try:
-            await partial.edit(view=await self.layout(arena, too_few=too_few), allowed_mentions=nobody())
+            await partial.edit(view=message.view, attachments=message.files, allowed_mentions=nobody())
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.warning("Could not show arena %s on its message: %r", arena.id, error)
