@@ -19,6 +19,7 @@ from bot.exts.games.render.answers import UNAVAILABLE
 from bot.exts.games.render.arena import JOIN, LEAVE, START
 from bot.exts.games.render.common import Card
 from bot.i18n import Texts, texts_for_locale
+from bot.notice import Notice, notice_view
 from bot.services import ArenaStatus
 from bot.services.arena_views import ArenaView
 
@@ -88,12 +89,13 @@ class ArenaButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], te
             await handler.on_arena_click(cast(Interaction, interaction), self.action, self.arena_id)
         elif not interaction.response.is_done():
             texts = texts_for_locale(interaction.locale.value)
-            await interaction.response.send_message(texts.gettext(UNAVAILABLE), ephemeral=True)
+            view = notice_view(texts.gettext(UNAVAILABLE), Notice.OUTAGE)
+            await interaction.response.send_message(view=view, ephemeral=True)
 
 
 def arena_view(card: Card, arena: ArenaView, texts: Texts) -> discord.ui.LayoutView:
-    """The arena's message: its card in one container, with Join, Leave and Start while the lobby is
-    open and Leave while the rounds run."""
+    """The arena's message: its card in one container (with its picture, the final cross table), with
+    Join, Leave and Start while the lobby is open and Leave while the rounds run."""
     actions: tuple[ArenaAction, ...] = ()
     if arena.status is ArenaStatus.OPEN:
         actions = (ArenaAction.JOIN, ArenaAction.LEAVE, ArenaAction.START)
@@ -101,6 +103,9 @@ def arena_view(card: Card, arena: ArenaView, texts: Texts) -> discord.ui.LayoutV
         actions = (ArenaAction.LEAVE,)
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=card.colour)
     container.add_item(discord.ui.TextDisplay(card.top))
+    if card.image is not None:
+        picture = discord.MediaGalleryItem(card.image, description=card.image_description)
+        container.add_item(discord.ui.MediaGallery(picture))
     if actions:
         row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
         for action in actions:
