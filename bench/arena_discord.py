@@ -1,7 +1,7 @@
 """Arenas on Discord: the real bot runs a Swiss arena through the Discord emulator, every game played by
 its players' clicks, against the same number of games at once with no arena running.
 
-    python -m bench.arena_discord [--players 64] [--seed 1] [--out bench/RESULTS-arena.md]
+    python -m bench.arena_discord [--players 64] [--runs 3] [--seed 1] [--out bench/RESULTS-arena.md]
 
 One bot process (``python -m bot`` on SQLite, a temporary file, no start cooldown, no turn clock)
 and one emulator. After a batch of games that warms it up (not counted), the baseline: as many
@@ -15,9 +15,11 @@ within minutes of each other on the same machine.
 
 Reported, all times as the emulator records them (a click is timed from its creation):
 
-- **turnover**: from the round's last move (the click that ended its last game) to the next round's
-  message posted in the channel (its pairings), and to the last of its games' boards posted in
-  their threads (the round set up: a message, a thread, two members added and a board per game);
+- **turnover**: from the round's last move to the next round's message posted in the channel (its
+  pairings), timed from the click that ended the round's last game, and from the bot's answer to it
+  (the move stored: a click waits behind the others of its round while the bot is busy); and from
+  that click to the last of the new round's boards posted in their threads (the round set up: a
+  message, a thread, two members added and a board per game, one game after the other);
 - **clicks**: the p50 and p99 of a click's acknowledgement and of its board edit while the round's
   games run at once, against the baseline's cell clicks; the ratio (arena / baseline) is the result.
 """
@@ -28,9 +30,11 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import os
 import platform
 import random
 import re
+import statistics
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -90,6 +94,8 @@ class RoundRecord:
     """When the last of its boards was posted."""
     last_move: float | None = None
     """When the click that ended the round's last game was made."""
+    last_answer: float | None = None
+    """When the bot answered the last of the clicks that ended the round's games (the move stored)."""
 
 
 @dataclass
@@ -113,13 +119,23 @@ class ArenaRun:
     arena: Clicks
     baseline: Clicks
     baseline_games: int
+    load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The machine's load average at the end of the run (1, 5 and 15 minutes)."""
 
-    def turnovers(self) -> list[tuple[int, float, float]]:
-        """(round, to its message, to its last board) for every round that followed another."""
+    def turnovers(self) -> list[tuple[int, float, float, float]]:
+        """For every round that followed another: its number, and from the last move's click to its
+        message, from that click's answer to its message, and from the click to its last board."""
         found = []
         for before, after in zip(self.rounds, self.rounds[1:], strict=False):
-            assert before.last_move is not None
-            found.append((after.number, after.posted - before.last_move, after.ready - before.last_move))
+            assert before.last_move is not None and before.last_answer is not None
+            found.append(
+                (
+                    after.number,
+                    after.posted - before.last_move,
+                    after.posted - before.last_answer,
+                    after.ready - before.last_move,
+                )
+            )
         return found
 
 
@@ -176,6 +192,12 @@ async def _play(emu: DiscordEmulator, game: ArenaGame, rng: random.Random) -> No
     game.result = check_finished(marks_of(cells_of(board, 3) or []), 3)
 
 
+def _answered_at(click: Interaction) -> float:
+    if click.callback is None:
+        raise GameFailedError(f"click {click.id} got no answer")
+    return click.callback.at
+
+
 async def _baseline(emu: DiscordEmulator, tables: int, rng: random.Random, label: str) -> Clicks:
     _, seats = set_tables(emu, tables, label)
     records = await asyncio.gather(*(play_game(emu, seat, Mode.VS_HUMAN, rng) for seat in seats))
@@ -225,38 +247,53 @@ async def run_arena(players: int, workdir: Path, seed: int = 1) -> ArenaRun:
             record = await _round(emu, channel, number, rounds, by_id, tables)
             await asyncio.gather(*(_play(emu, game, rng) for game in record.games))
             record.last_move = max(game.clicks[-1].created_at for game in record.games)
+            record.last_answer = max(_answered_at(game.clicks[-1]) for game in record.games)
             for game in record.games:
                 arena.add(game.clicks)
             records.append(record)
         after = await _baseline(emu, tables, rng, "after")
         baseline.acks += after.acks
         baseline.edits += after.edits
-        return ArenaRun(players, records, arena, baseline, 2 * tables)
+        return ArenaRun(players, records, arena, baseline, 2 * tables, os.getloadavg())
 
 
-def report(run: ArenaRun) -> str:
-    """The Markdown section of ``bench/RESULTS-arena.md`` for ``run``."""
+def _ratios(run: ArenaRun) -> list[float]:
+    """Arena over baseline: ack p50, ack p99, edit p50, edit p99."""
+    return [
+        percentile(run.arena.acks, 50) / percentile(run.baseline.acks, 50),
+        percentile(run.arena.acks, 99) / percentile(run.baseline.acks, 99),
+        percentile(run.arena.edits, 50) / percentile(run.baseline.edits, 50),
+        percentile(run.arena.edits, 99) / percentile(run.baseline.edits, 99),
+    ]
+
+
+def report(runs: Sequence[ArenaRun]) -> str:
+    """The Markdown section of ``bench/RESULTS-arena.md``: the first run in full, then every run's
+    medians and ratios (the machine is shared, so one run alone says little)."""
 
     def ms(seconds: float) -> str:
         return f"{seconds * 1000:.1f}"
 
+    run = runs[0]
     lines = [
         SECTION,
         "",
-        f"`python -m bench.arena_discord --players {run.players}` on CPython {platform.python_version()},"
-        " the bot on SQLite, one emulator; times in milliseconds.",
+        f"`python -m bench.arena_discord --players {run.players} --runs {len(runs)}` on CPython"
+        f" {platform.python_version()}, the bot on SQLite, one emulator; times in milliseconds."
+        f" Load average at the end of the first run: {run.load[0]:.2f}, {run.load[1]:.2f},"
+        f" {run.load[2]:.2f} ({os.cpu_count()} CPUs, shared with other work).",
         "",
-        "## From a round's last move to the next round",
+        "## From a round's last move to the next round (first run)",
         "",
-        "| round | games | to its pairings posted | to its last board posted |",
-        "|---:|---:|---:|---:|",
+        "| round | games | click to its pairings | answer to its pairings | click to its last board |",
+        "|---:|---:|---:|---:|---:|",
     ]
-    for number, posted, ready in run.turnovers():
+    for number, posted, answered, ready in run.turnovers():
         games = len(run.rounds[number - 1].games)
-        lines.append(f"| {number} | {games} | {ms(posted)} | {ms(ready)} |")
+        lines.append(f"| {number} | {games} | {ms(posted)} | {ms(answered)} | {ms(ready)} |")
     lines += [
         "",
-        f"## Clicks: {len(run.rounds[0].games)} arena games at once against as many games with no arena",
+        f"## Clicks: {len(run.rounds[0].games)} arena games at once, and as many with no arena (first run)",
         "",
         "| clicks | n | ack p50 | ack p99 | edit p50 | edit p99 |",
         "|---|---:|---:|---:|---:|---:|",
@@ -267,13 +304,28 @@ def report(run: ArenaRun) -> str:
             f" {ms(percentile(clicks.acks, 99))} | {ms(percentile(clicks.edits, 50))} |"
             f" {ms(percentile(clicks.edits, 99))} |"
         )
-    ratios = [
-        percentile(run.arena.acks, 50) / percentile(run.baseline.acks, 50),
-        percentile(run.arena.acks, 99) / percentile(run.baseline.acks, 99),
-        percentile(run.arena.edits, 50) / percentile(run.baseline.edits, 50),
-        percentile(run.arena.edits, 99) / percentile(run.baseline.edits, 99),
+    lines.append("| ratio (arena / baseline) | | " + " | ".join(f"{r:.2f}" for r in _ratios(run)) + " |")
+    lines += [
+        "",
+        "## Every run",
+        "",
+        "Turnovers: the median over the run's rounds. Ratios: arena / baseline of the same run.",
+        "",
+        "| run | click to pairings | answer to pairings | click to last board | ack p50 | ack p99 |"
+        " edit p50 | edit p99 |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    lines.append("| ratio (arena / baseline) | | " + " | ".join(f"{r:.2f}" for r in ratios) + " |")
+    for index, each in enumerate(runs, 1):
+        turnovers = each.turnovers()
+        medians = [statistics.median(t[column] for t in turnovers) for column in (1, 2, 3)]
+        ratios = _ratios(each)
+        lines.append(
+            f"| {index} | "
+            + " | ".join(ms(m) for m in medians)
+            + " | "
+            + " | ".join(f"{r:.2f}" for r in ratios)
+            + " |"
+        )
     doc = (__doc__ or "").split("\n\n", 2)[2]
     return "\n".join(lines) + "\n\n" + doc.strip() + "\n"
 
@@ -290,12 +342,15 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m bench.arena_discord", description=(__doc__ or "").splitlines()[0]
     )
     parser.add_argument("--players", type=int, default=64, help="players in the arena (default 64, even)")
-    parser.add_argument("--seed", type=int, default=1, help="the random clicks' seed")
+    parser.add_argument("--seed", type=int, default=1, help="the random clicks' seed (run n: seed + n - 1)")
+    parser.add_argument("--runs", type=int, default=3, help="arenas played, each by a new bot (default 3)")
     parser.add_argument("--out", type=Path, help="also write the section into this Markdown file")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as folder:
-        run = asyncio.run(run_arena(args.players, Path(folder), args.seed))
-    text = report(run)
+    runs = []
+    for index in range(args.runs):
+        with tempfile.TemporaryDirectory() as folder:
+            runs.append(asyncio.run(run_arena(args.players, Path(folder), args.seed + index)))
+    text = report(runs)
     print(text)
     if args.out is not None:
         write_section(args.out, text)

@@ -29,14 +29,16 @@ async def test_a_small_arena_is_played_by_clicks_and_every_round_is_timed(tmp_pa
             pair = frozenset((game.x.id, game.o.id))
             assert pair not in met, "two players met twice"
             met.add(pair)
-    assert [number for number, _, _ in run.turnovers()] == [2, 3]
-    assert all(0 < posted <= ready for _, posted, ready in run.turnovers())
+    assert [number for number, *_ in run.turnovers()] == [2, 3]
+    assert all(0 < answered <= posted <= ready for _, posted, answered, ready in run.turnovers())
     clicks = sum(len(game.clicks) for record in run.rounds for game in record.games)
     assert len(run.arena.acks) == len(run.arena.edits) == clicks
     assert len(run.baseline.acks) >= 2 * 3 * 5, "two batches of three games, at least five moves each"
 
-    text = report(run)
+    text = report([run, run])
     assert "| 2 | 3 |" in text and "| 3 | 3 |" in text and "ratio (arena / baseline)" in text
+    every_run = text.split("## Every run", 1)[1].split("\n\n")[2].splitlines()[2:]
+    assert [line.split(" | ")[0] for line in every_run] == ["| 1", "| 2"], "a line for each run"
     results = tmp_path / "RESULTS.md"
     results.write_text("# Arena benchmark\n\nthe service's table\n")
     write_section(results, text)
