@@ -1,14 +1,14 @@
 """Load benchmark: the real bot process driven through the Discord emulator, against an in-memory baseline.
 
     python -m bench.load [--quick] [--bots baseline,sqlite,postgresql] [--seconds 6] [--out FILE]
-                         [--games 1,10,50] [--paced 50:2] [--analyses 5] [--rounds 1] [--old COMMIT]
+                         [--games 1,10,50] [--paced 50:2] [--analyses 5] [--rounds 1] [--old COMMIT,...]
 
 Every bot runs as its own process, as users start it, against a Discord emulator of its
 own inside this process: ``python -m bot`` on SQLite (a temporary file) and on
 PostgreSQL (a database of its own on ``TEST_POSTGRES_URL``, created and dropped), and
 ``python -m bench.load_baseline_bot``, a discord.py bot that keeps its games in memory
-and answers with the first empty cell (no database, no engine); with ``--old COMMIT``, also our bot
-of that commit on SQLite (from ``git archive``), to compare two versions in one run. All bots are started
+and answers with the first empty cell (no database, no engine); with ``--old COMMIT,...``, also our bot
+of each commit on SQLite (from ``git archive``), to compare versions in one run. All bots are started
 first and then measured one after another for each load, so the ratios compare runs
 made within seconds of each other on the same, possibly busy, machine.
 
@@ -512,7 +512,9 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Options, bool, Path]:
     parser.add_argument("--analyses", type=int, default=None, help="engine-pool probe runs (0: skip)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds per row, the bots taking turns")
     parser.add_argument(
-        "--old", default=None, help="also our bot of this commit, on SQLite (as sqlite-COMMIT), e.g. 2a3df00"
+        "--old",
+        default=None,
+        help="also our bot of these commits (comma-separated), on SQLite (as sqlite-COMMIT), e.g. 2a3df00",
     )
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS-load.md"))
     args = parser.parse_args(argv)
@@ -521,7 +523,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Options, bool, Path]:
     if unknown:
         parser.error(f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
     if args.old:
-        bots.append(f"sqlite-{args.old}")
+        bots += [f"sqlite-{commit.strip()}" for commit in args.old.split(",") if commit.strip()]
     if args.quick:
         options = Options(bots, QUICK_LEVELS, seconds=args.seconds or 1.0, paced=((10, 0.2),), analyses=2)
     else:

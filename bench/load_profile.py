@@ -1,7 +1,7 @@
 """Where the bot's time goes under one load: py-spy on the bot process while the load driver plays.
 
     pip install py-spy
-    python -m bench.load_profile [--bot sqlite|postgresql|baseline] [--mode vs-human|vs-bot]
+    python -m bench.load_profile [--bot sqlite|postgresql|baseline|sqlite-COMMIT] [--mode vs-human|vs-bot]
                                  [--games 50] [--seconds 12] [--think 0] [--wall]
                                  [--out /tmp/ttt-profile.txt]
 
@@ -88,7 +88,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.load_profile", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--bot", choices=("sqlite", "postgresql", "baseline"), default="sqlite")
+    parser.add_argument(
+        "--bot",
+        default="sqlite",
+        help="sqlite, postgresql, baseline, or sqlite-COMMIT (our bot of that commit, as bench.load --old)",
+    )
     parser.add_argument("--mode", choices=("vs-human", "vs-bot"), default="vs-human")
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=12.0)

@@ -8,7 +8,7 @@ import re
 import discord
 
 from bot.engine import Level, Outcome
-from bot.exts.games.custom_ids import Action, Click, parse_custom_id
+from bot.exts.games.custom_ids import Action, Click, game_of, parse_custom_id
 from bot.exts.games.messages import GameMessage, compose
 from bot.exts.games.render.board import board_text, challenge_text, moved_text
 from bot.exts.games.render.common import Card, clean, players_only
@@ -34,6 +34,7 @@ def test_custom_ids_fit_discord_and_round_trip_through_the_parser() -> None:
     controls = [Click(action, 7) for action in Action if action is not Action.CELL]
     for click in (biggest, Click(Action.CELL, 1, 0, 0), *controls):
         assert parse_custom_id(click.custom_id) == click
+        assert game_of(click.custom_id) == click.game_id
     assert parse_custom_id("ttt:cell:42:3:1") == Click(Action.CELL, 42, 3, 1), "the ids of older boards"
     for junk in (
         "ttt:cell:0:0:0",
@@ -48,6 +49,7 @@ def test_custom_ids_fit_discord_and_round_trip_through_the_parser() -> None:
         "ttt:cell:cell:1:2:3",
     ):
         assert parse_custom_id(junk) is None, junk
+        assert game_of(junk) is None, junk
 
 
 def test_the_grid_has_one_button_per_cell_in_reading_order_then_the_controls() -> None:

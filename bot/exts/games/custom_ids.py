@@ -78,3 +78,9 @@ def parse_custom_id(text: str) -> Click | None:
     if (match := _CONTROL.fullmatch(text)) is not None:
         return control_click(match)
     return None
+
+
+def game_of(text: str) -> int | None:
+    """The game a button's custom id names, or None when no button of a game has that id."""
+    match = _CELL.fullmatch(text) or _CONTROL.fullmatch(text)
+    return None if match is None else int(match["game"])

@@ -33,8 +33,36 @@ class LeanButton(discord.ui.Button[Any]):
     """A button sent without its default fields."""
 
     def to_component_dict(self) -> Any:
-        """The button's payload (see :func:`without_defaults`)."""
-        return without_defaults(dict(super().to_component_dict()))
+        """The button's payload (see :func:`without_defaults`), written straight from its fields.
+
+        A board edit writes up to 28 buttons, and every click edits a board: building the payload
+        at once, in discord.py's order of fields, costs a fifth of taking discord.py's and leaving
+        the defaults out.
+        """
+        payload: dict[str, Any] = {"type": discord.ComponentType.button.value, "style": self.style.value}
+        if self.disabled:
+            payload["disabled"] = True
+        if self.id is not None:
+            payload["id"] = self.id
+        if self.sku_id:
+            payload["sku_id"] = str(self.sku_id)
+        for key, value in (("label", self.label), ("custom_id", self.custom_id), ("url", self.url)):
+            if value:
+                payload[key] = value
+        emoji = self.emoji
+        if emoji is not None:
+            payload["emoji"] = _emoji(emoji)
+        return payload
+
+
+def _emoji(emoji: discord.PartialEmoji) -> dict[str, Any]:
+    """An emoji's payload: a Unicode one by its name alone, an application's by its id and name."""
+    payload: dict[str, Any] = {"name": emoji.name}
+    if emoji.id is not None:
+        payload = {"id": emoji.id, **payload}
+    if emoji.animated:
+        payload["animated"] = True
+    return payload
 
 
 class LeanContainer(discord.ui.Container[Any]):

@@ -14,7 +14,7 @@ these classes only translate.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Self, cast
 
 import discord
@@ -27,7 +27,7 @@ from bot.exts.games.custom_ids import (
     Click,
     cell_click,
     control_click,
-    parse_custom_id,
+    game_of,
 )
 from bot.exts.games.lean import LeanButton, LeanContainer, LeanSeparator
 from bot.exts.games.render.answers import UNAVAILABLE
@@ -144,17 +144,24 @@ WINNING_SIGN = "★"
 
 
 def _button_ids(message: discord.Message | None) -> list[str]:
-    if message is None:
-        return []
-    ids = []
-    pending: list[Any] = list(message.components)
-    while pending:
-        item = pending.pop(0)
-        custom_id = getattr(item, "custom_id", None)
+    """The custom ids of the message's buttons, in a container or a section too (in reading order)."""
+    ids: list[str] = []
+    if message is not None:
+        _collect_ids(message.components, ids)
+    return ids
+
+
+def _collect_ids(components: Iterable[Any], ids: list[str]) -> None:
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
         if isinstance(custom_id, str):
             ids.append(custom_id)
-        pending[:0] = [*getattr(item, "children", ()), *filter(None, [getattr(item, "accessory", None)])]
-    return ids
+        children = getattr(component, "children", None)
+        if children:
+            _collect_ids(children, ids)
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            _collect_ids((accessory,), ids)
 
 
 def has_button(message: discord.Message | None, custom_id: str) -> bool:
@@ -164,7 +171,8 @@ def has_button(message: discord.Message | None, custom_id: str) -> bool:
 
 def shown_game(message: discord.Message | None) -> int | None:
     """The game whose buttons a message shows; None when it shows none (or, never, several)."""
-    games = {click.game_id for click in map(parse_custom_id, _button_ids(message)) if click is not None}
+    games = {game_of(custom_id) for custom_id in _button_ids(message)}
+    games.discard(None)
     return games.pop() if len(games) == 1 else None
 
 
