@@ -2,6 +2,7 @@
 
 from bot.db.database import Database, create_engine, is_sqlite
 from bot.db.errors import DatabaseUnavailableError, LostRaceError
+from bot.db.live_games import GameRecord
 from bot.db.models import (
     GLOBAL_SCOPE,
     Arena,
@@ -30,6 +31,7 @@ __all__ = [
     "Database",
     "DatabaseUnavailableError",
     "Game",
+    "GameRecord",
     "LostRaceError",
     "Move",
     "Player",
