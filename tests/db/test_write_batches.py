@@ -166,7 +166,8 @@ async def test_a_failure_after_writing_rolls_back_the_batch_and_empties_its_game
     results = await in_one_batch(
         database, lambda repo: played(repo, games[0], 4), fail, lambda repo: played(repo, games[2], 4)
     )
-    assert [type(result) for result in results] == [DatabaseUnavailableError, RefusedError, DatabaseUnavailableError]
+    unavailable = DatabaseUnavailableError
+    assert [type(result) for result in results] == [unavailable, RefusedError, unavailable]
     for game in games:
         assert await stored(database, game.id) == (1, [])
     assert all(database.live_games.get(game.id) is None for game in games[:2])
