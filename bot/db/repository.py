@@ -1,14 +1,13 @@
 """Every query the bot makes, and nothing else: no rules live here.
 
-A :class:`Repository` runs Core statements on one connection inside one transaction (see
-:class:`bot.db.database.Database`). Changes of a game go through :meth:`Repository.apply`, a
-compare-and-set on its ``version`` (``UPDATE games ... WHERE id = :id AND version = :seen``):
-when two writers read the same version, the database applies exactly one of them, in one
-process or in several sharing one PostgreSQL server; the other hears
+A :class:`Repository` runs Core statements on one connection, in a transaction its caller owns
+(see :class:`bot.db.database.Database`). A change of a game is :meth:`Repository.apply`, a
+compare-and-set on its ``version``: when two writers read the same version, the database applies
+exactly one of them, in one process or in several sharing one PostgreSQL server; the other hears
 :class:`~bot.db.errors.LostRaceError`. Games come back as immutable
-:class:`~bot.db.live_games.GameRecord` values; other rows as models that belong to no session.
-In a write batch the repository reads games from, and keeps them in, the batch's overlay and
-the process's cache (see :mod:`bot.db.live_games`); a read transaction always asks the database.
+:class:`~bot.db.live_games.GameRecord` values, other rows as models that belong to no session. In
+a write batch, games are read from and kept in the batch's overlay and the process's cache (see
+:mod:`bot.db.live_games`); a read transaction always asks the database.
 """
 
 from __future__ import annotations
@@ -30,16 +29,16 @@ from bot.db.transitions import columns
 from bot.states import LIVE_STATUSES, GameStatus, Transition
 
 M = TypeVar("M", bound=DeclarativeBase)
-GAMES = sql.GAMES
+G = sql.GAMES.c
+LIVE = G.status.in_(LIVE_STATUSES)
 
 
 class Repository(ArenaQueries):
-    """Queries on ``connection``, whose transaction the caller owns; in a write ``batch``, with the
-    process's game ``cache``."""
+    """Queries on ``connection``; in a write ``batch``, with the process's game ``cache``."""
 
     def __init__(
         self, connection: AsyncConnection, batch: Batch | None = None, cache: GameCache | None = None
-    ) -> None:
+    ):
         self._connection = connection
         self._batch = batch
         self._cache = cache
@@ -49,27 +48,25 @@ class Repository(ArenaQueries):
         return self._connection
 
     async def _write_conn(self) -> AsyncConnection:
-        """The connection, for a statement that writes: in a batch, a failure after it rolls the
-        whole batch back."""
+        """The connection, for a statement that writes: in a batch, a failure after it fails the batch."""
         if self._batch is not None:
             self._batch.writes += 1
         return self._connection
 
-    async def _execute(self, statement: Any, parameters: Any = None) -> Sequence[Any]:
+    async def _rows(self, statement: Any, parameters: Any = None) -> Sequence[Any]:
         return (await self._connection.execute(statement, parameters)).mappings().all()
 
     async def _models(self, model: type[M], statement: Any, parameters: Any = None) -> list[M]:
-        return [model(**row) for row in await self._execute(statement, parameters)]
+        return [model(**row) for row in await self._rows(statement, parameters)]
 
     async def _games(self, statement: Any, parameters: Any = None) -> list[GameRecord]:
-        return [self._keep(GameRecord(**row)) for row in await self._execute(statement, parameters)]
+        return [self._keep(GameRecord(**row)) for row in await self._rows(statement, parameters)]
 
     async def _game(self, statement: Any, parameters: Any = None) -> GameRecord | None:
-        found = await self._games(statement, parameters)
-        return found[0] if found else None
+        return next(iter(await self._games(statement, parameters)), None)
 
     def _keep(self, game: GameRecord) -> GameRecord:
-        """Note ``game`` as this write transaction sees it (committed to the cache with the batch)."""
+        """Note ``game`` as this write transaction sees it (the cache's once the batch commits)."""
         return self._batch.keep(game) if self._batch is not None else game
 
     def _known(self, game_id: int) -> GameRecord | None:
@@ -85,34 +82,26 @@ class Repository(ArenaQueries):
         await self.save_players([(user_id, display_name)], now)
 
     async def save_players(self, players: Sequence[tuple[int, str]], now: datetime) -> None:
-        """Insert each ``(user_id, display_name)``, or update the stored name.
-
-        Not counted as a write of the batch: a display name is what Discord said, not something
-        the writer decided, so a writer that then refuses leaves its batch alone.
-        """
-        if players:
-            rows = [
-                {"id": i, "display_name": name, "created_at": now, "updated_at": now} for i, name in players
-            ]
+        """Insert each ``(user_id, display_name)``, or update the stored name. Not a write of the
+        batch: a name is what Discord said, not the writer's decision, so it binds no writer."""
+        rows = [{"id": i, "display_name": name, "created_at": now, "updated_at": now} for i, name in players]
+        if rows:
             await self._connection.execute(sql.upsert_player(self._dialect), rows)
 
     async def display_names(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The stored display names of ``user_ids``, by id (unknown ids left out)."""
         wanted = list(set(user_ids))
-        if not wanted:
-            return {}
-        return {
-            row["id"]: row["display_name"] for row in await self._execute(sql.DISPLAY_NAMES, {"ids": wanted})
-        }
+        rows = await self._rows(sql.DISPLAY_NAMES, {"ids": wanted}) if wanted else []
+        return {row["id"]: row["display_name"] for row in rows}
 
     # Games
 
     async def game(self, game_id: int, *, cached: bool = False) -> GameRecord | None:
         """The game ``game_id``; with ``cached``, this process's record when it has one.
 
-        A cached record is as this process last committed or read it: another process may have
-        changed the game since. A compare-and-set on it then fails, and a caller that refuses a
-        request because of what the record says should decide again on a fresh read.
+        A cached record is as this process last committed it: another process may have changed
+        the game since. A compare-and-set on it then fails, and a caller that refuses a request
+        because of what the record says should decide again on a fresh read.
         """
         known = self._known(game_id) if cached else None
         return known or await self._game(sql.GAME_BY_ID, {"id": game_id})
@@ -124,7 +113,7 @@ class Repository(ArenaQueries):
     async def latest_game(self, channel_id: int) -> GameRecord | None:
         """The channel's most recently started game, live or not."""
         return await self._game(
-            select(GAMES).where(GAMES.c.channel_id == channel_id).order_by(GAMES.c.id.desc()).limit(1)
+            select(sql.GAMES).where(G.channel_id == channel_id).order_by(G.id.desc()).limit(1)
         )
 
     async def add_game(self, **values: Any) -> GameRecord | None:
@@ -136,15 +125,11 @@ class Repository(ArenaQueries):
         return game
 
     async def update_game(self, game: GameRecord, **values: Any) -> GameRecord | None:
-        """Compare-and-set: apply ``values`` only if the stored version is ``game.version``.
-
-        Returns the record as changed (its version one up), or None when another writer got
-        there first: nothing was written, and the game leaves the cache.
-        """
+        """Compare-and-set ``values`` on ``game``: the record as changed (its version one up), or None
+        when another writer changed the game first (nothing written; the game leaves the cache)."""
         values["version"] = game.version + 1
         statement = sql.compare_and_set(tuple(sorted(values)))
-        rows = await self._execute(statement, {**values, "_id": game.id, "_expected": game.version})
-        if not rows:
+        if not await self._rows(statement, {**values, "_id": game.id, "_expected": game.version}):
             if self._batch is not None and self._cache is not None:
                 self._batch.overlay.pop(game.id, None)
                 self._cache.drop(game.id)
@@ -153,10 +138,8 @@ class Repository(ArenaQueries):
         return self._keep(game.but(**values))
 
     async def apply(self, game: GameRecord, transition: Transition) -> GameRecord:
-        """Compare-and-set ``transition`` on ``game``; the game as changed.
-
-        Raises :class:`~bot.db.errors.LostRaceError` when another writer changed the game first.
-        """
+        """Compare-and-set ``transition`` on ``game``: the game as changed, or
+        :class:`~bot.db.errors.LostRaceError` when another writer changed it first."""
         changed = await self.update_game(game, **columns(transition))
         if changed is None:
             raise LostRaceError(f"game {game.id} was changed by another writer")
@@ -165,7 +148,7 @@ class Repository(ArenaQueries):
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
         """Remember where the game's board message is (no version bump); False when there is no such game."""
         values = {"_id": game_id, "message_channel_id": channel_id, "message_id": message_id}
-        if not await self._execute(sql.SET_MESSAGE, values):
+        if not await self._rows(sql.SET_MESSAGE, values):
             return False
         await self._write_conn()
         known = self._known(game_id)
@@ -179,27 +162,18 @@ class Repository(ArenaQueries):
 
     async def due_games(self, now: datetime, limit: int = 100) -> Sequence[GameRecord]:
         """Live games whose deadline has passed, oldest deadline first."""
-        return await self._games(
-            select(GAMES)
-            .where(GAMES.c.status.in_(LIVE_STATUSES), GAMES.c.deadline.is_not(None), GAMES.c.deadline <= now)
-            .order_by(GAMES.c.deadline, GAMES.c.id)
-            .limit(limit)
-        )
+        due = select(sql.GAMES).where(LIVE, G.deadline.is_not(None), G.deadline <= now)
+        return await self._games(due.order_by(G.deadline, G.id).limit(limit))
 
     async def live_game_count(self) -> int:
         """How many games are live (pending challenges and active games), in every channel."""
-        rows = await self._execute(select(func.count().label("n")).where(GAMES.c.status.in_(LIVE_STATUSES)))
-        return int(rows[0]["n"])
+        return int((await self._connection.execute(select(func.count()).where(LIVE))).scalar_one())
 
     async def next_deadline(self) -> datetime | None:
         """The earliest deadline of a live game, if any."""
-        rows = await self._execute(
-            select(GAMES.c.deadline)
-            .where(GAMES.c.status.in_(LIVE_STATUSES), GAMES.c.deadline.is_not(None))
-            .order_by(GAMES.c.deadline)
-            .limit(1)
-        )
-        return rows[0]["deadline"] if rows else None
+        earliest = select(func.min(G.deadline)).where(LIVE)
+        found: datetime | None = (await self._connection.execute(earliest)).scalar_one()
+        return found
 
     async def games_awaiting_bot(
         self, limit: int = 1000, shards: tuple[int, Sequence[int]] | None = None
@@ -209,47 +183,34 @@ class Repository(ArenaQueries):
         ``shards=(count, ids)`` keeps the games of guilds whose ``(guild_id >> 22) % count`` is in ``ids``,
         and the games outside guilds on shard 0 (where Discord sends direct messages' events).
         """
-        g = GAMES.c
-        bot_is_x = and_(g.x_player_id.is_(None), g.ply % 2 == 0)
-        bot_is_o = and_(g.o_player_id.is_(None), g.ply % 2 == 1)
-        query = select(GAMES).where(g.status == GameStatus.ACTIVE, or_(bot_is_x, bot_is_o))
+        bot_is_x = and_(G.x_player_id.is_(None), G.ply % 2 == 0)
+        bot_is_o = and_(G.o_player_id.is_(None), G.ply % 2 == 1)
+        query = select(sql.GAMES).where(G.status == GameStatus.ACTIVE, or_(bot_is_x, bot_is_o))
         if shards is not None:
             count, ids = shards
-            owned = (g.guild_id.op(">>")(literal(22, Integer)) % count).in_(list(ids))
-            query = query.where(or_(owned, g.guild_id.is_(None)) if 0 in ids else owned)
-        return await self._games(query.order_by(g.updated_at, g.id).limit(limit))
+            owned = (G.guild_id.op(">>")(literal(22, Integer)) % count).in_(list(ids))
+            query = query.where(or_(owned, G.guild_id.is_(None)) if 0 in ids else owned)
+        return await self._games(query.order_by(G.updated_at, G.id).limit(limit))
 
     async def finished_games_of(self, user_id: int) -> Sequence[GameRecord]:
         """Every finished game the user played, oldest first."""
-        g = GAMES.c
-        return await self._games(
-            select(GAMES)
-            .where(or_(g.x_player_id == user_id, g.o_player_id == user_id), g.status == GameStatus.FINISHED)
-            .order_by(g.finished_at, g.id)
-        )
+        played = or_(G.x_player_id == user_id, G.o_player_id == user_id)
+        query = select(sql.GAMES).where(played, G.status == GameStatus.FINISHED)
+        return await self._games(query.order_by(G.finished_at, G.id))
 
     async def latest_finished_games(
         self, user_id: int, guild_id: int | None, limit: int
     ) -> Sequence[GameRecord]:
         """The user's finished games in one server (``guild_id``; None: outside servers), newest first."""
-        g = GAMES.c
-        return await self._games(
-            select(GAMES)
-            .where(
-                or_(g.x_player_id == user_id, g.o_player_id == user_id),
-                g.status == GameStatus.FINISHED,
-                g.guild_id.is_(None) if guild_id is None else g.guild_id == guild_id,
-            )
-            .order_by(g.finished_at.desc(), g.id.desc())
-            .limit(limit)
-        )
+        played = or_(G.x_player_id == user_id, G.o_player_id == user_id)
+        where = G.guild_id.is_(None) if guild_id is None else G.guild_id == guild_id
+        query = select(sql.GAMES).where(played, G.status == GameStatus.FINISHED, where)
+        return await self._games(query.order_by(G.finished_at.desc(), G.id.desc()).limit(limit))
 
     async def games_between_since(self, a: int, b: int, since: datetime, exclude_game_id: int) -> int:
         """How many finished games the two players played against each other since ``since``."""
-        found = await self._connection.execute(
-            sql.GAMES_BETWEEN_SINCE, {"a": a, "b": b, "since": since, "exclude": exclude_game_id}
-        )
-        return int(found.scalar_one())
+        parameters = {"a": a, "b": b, "since": since, "exclude": exclude_game_id}
+        return int((await self._connection.execute(sql.GAMES_BETWEEN_SINCE, parameters)).scalar_one())
 
     # Moves
 
@@ -257,43 +218,33 @@ class Repository(ArenaQueries):
         self, game_id: int, moves: Sequence[tuple[int, int, str, int | None]], played_at: datetime
     ) -> None:
         """Insert consecutive moves of a game, each ``(ply, cell, mark, player_id)``."""
+        keys = ("ply", "cell", "mark", "player_id")
         rows = [
-            {
-                "game_id": game_id,
-                "ply": ply,
-                "cell": cell,
-                "mark": mark,
-                "player_id": who,
-                "played_at": played_at,
-            }
-            for ply, cell, mark, who in moves
+            {"game_id": game_id, "played_at": played_at, **dict(zip(keys, move, strict=True))}
+            for move in moves
         ]
         await (await self._write_conn()).execute(sql.MOVES.insert(), rows)
 
     async def moves(self, game_id: int) -> Sequence[Move]:
         """The moves of game ``game_id`` in ply order."""
-        moves = sql.MOVES
-        return await self._models(Move, select(moves).where(moves.c.game_id == game_id).order_by(moves.c.ply))
+        moves = sql.MOVES.c
+        return await self._models(Move, select(sql.MOVES).where(moves.game_id == game_id).order_by(moves.ply))
 
     # Ratings
 
     async def lock_ratings(
         self, player_ids: Sequence[int], scopes: Sequence[int], initial: float, now: datetime
     ) -> dict[tuple[int, int], Rating]:
-        """The rating rows of these players in these scopes, created at ``initial`` if missing,
-        locked for this transaction (in a fixed order, so two games ending at once cannot deadlock).
-
-        The ratings returned belong to no session: change them, then store them with
-        :meth:`record_ratings`.
-        """
+        """The rating rows of these players in these scopes, created at ``initial`` if missing, locked for
+        this transaction (in a fixed order, so two games ending at once cannot deadlock). They belong to
+        no session: change them, then store them with :meth:`record_ratings`."""
         start = {"rating": initial, "best_rating": initial, "games": 0, "wins": 0, "losses": 0, "draws": 0}
         rows = [
             {"player_id": player_id, "scope": scope, "updated_at": now, **start}
             for scope in sorted(set(scopes))
             for player_id in sorted(set(player_ids))
         ]
-        connection = await self._write_conn()
-        await connection.execute(sql.insert_or_ignore(self._dialect, sql.RATINGS), rows)
+        await (await self._write_conn()).execute(sql.insert_or_ignore(self._dialect, sql.RATINGS), rows)
         wanted = {"players": list(player_ids), "scopes": list(scopes)}
         return {(r.player_id, r.scope): r for r in await self._models(Rating, sql.RATINGS_FOR_UPDATE, wanted)}
 
@@ -304,12 +255,12 @@ class Repository(ArenaQueries):
         changes: Sequence[tuple[int, int, float]],
         played_at: datetime,
     ) -> None:
-        """Store ratings of :meth:`lock_ratings` as they now stand, and record each player's
-        rating in a scope after game ``game_id``, ``(player_id, scope, rating)``."""
+        """Store ratings of :meth:`lock_ratings` as they now stand, and each player's rating in a scope
+        after game ``game_id``, ``(player_id, scope, rating)``."""
         new = [
-            {"_player_id": rating.player_id, "_scope": rating.scope}
-            | {name: getattr(rating, name) for name in sql.RATING_VALUES}
-            for rating in ratings
+            {"_player_id": r.player_id, "_scope": r.scope}
+            | {name: getattr(r, name) for name in sql.RATING_VALUES}
+            for r in ratings
         ]
         recorded = [
             {"player_id": p, "scope": scope, "game_id": game_id, "rating": rating, "played_at": played_at}
@@ -324,12 +275,8 @@ class Repository(ArenaQueries):
     async def rating_changes(self, player_id: int, scope: int) -> Sequence[RatingChange]:
         """The player's rating after each rated game in ``scope``, oldest first."""
         c = sql.RATING_CHANGES.c
-        return await self._models(
-            RatingChange,
-            select(sql.RATING_CHANGES)
-            .where(c.player_id == player_id, c.scope == scope)
-            .order_by(c.played_at, c.game_id),
-        )
+        query = select(sql.RATING_CHANGES).where(c.player_id == player_id, c.scope == scope)
+        return await self._models(RatingChange, query.order_by(c.played_at, c.game_id))
 
     async def rating(self, player_id: int, scope: int) -> Rating | None:
         """The rating of ``player_id`` in ``scope``, if rated there."""
@@ -337,20 +284,17 @@ class Repository(ArenaQueries):
         found = await self._models(
             Rating, select(sql.RATINGS).where(c.player_id == player_id, c.scope == scope)
         )
-        return found[0] if found else None
+        return next(iter(found), None)
 
     async def leaderboard(self, scope: int, min_games: int, limit: int) -> Sequence[tuple[Rating, str]]:
         """The best rated players of a scope who have at least ``min_games`` rated games."""
         c = sql.RATINGS.c
-        rows = await self._execute(
-            select(sql.RATINGS, sql.PLAYERS.c.display_name)
-            .join(sql.PLAYERS, sql.PLAYERS.c.id == c.player_id)
-            .where(c.scope == scope, c.games >= min_games)
-            .order_by(c.rating.desc(), c.games.desc(), c.player_id)
-            .limit(limit)
+        query = select(sql.RATINGS, sql.PLAYERS.c.display_name).join(
+            sql.PLAYERS, sql.PLAYERS.c.id == c.player_id
         )
-        keys = sql.RATINGS.c.keys()
-        return [(Rating(**{key: row[key] for key in keys}), row["display_name"]) for row in rows]
+        query = query.where(c.scope == scope, c.games >= min_games)
+        rows = await self._rows(query.order_by(c.rating.desc(), c.games.desc(), c.player_id).limit(limit))
+        return [(Rating(**{col.key: row[col.key] for col in c}), row["display_name"]) for row in rows]
 
     async def rank(self, player_id: int, scope: int, min_games: int) -> int | None:
         """The player's place on the scope's leaderboard, or None when they are not ranked."""
@@ -358,18 +302,16 @@ class Repository(ArenaQueries):
         if own is None or own.games < min_games:
             return None
         c = sql.RATINGS.c
-        better = await self._connection.execute(
-            select(func.count()).where(c.scope == scope, c.games >= min_games, c.rating > own.rating)
-        )
-        return int(better.scalar_one()) + 1
+        better = select(func.count()).where(c.scope == scope, c.games >= min_games, c.rating > own.rating)
+        return int((await self._connection.execute(better)).scalar_one()) + 1
 
-    # Reviews
+    # Reviews and server settings
 
     async def stored_review(self, game_id: int) -> str | None:
         """The review kept for a game (its moves as JSON), if one was computed."""
-        reviews = sql.REVIEWS
-        rows = await self._execute(select(reviews.c.moves).where(reviews.c.game_id == game_id))
-        return rows[0]["moves"] if rows else None
+        query = select(sql.REVIEWS.c.moves).where(sql.REVIEWS.c.game_id == game_id)
+        moves: str | None = (await self._connection.execute(query)).scalar_one_or_none()
+        return moves
 
     async def store_review(self, game_id: int, moves: str, now: datetime) -> None:
         """Keep a game's review; a review another process stored first stays."""
@@ -377,8 +319,6 @@ class Repository(ArenaQueries):
         await (await self._write_conn()).execute(
             statement, {"game_id": game_id, "moves": moves, "created_at": now}
         )
-
-    # Server settings
 
     async def server_language(self, guild_id: int) -> str | None:
         """The language a server chose for its public messages; None when it never chose, or chose auto."""
@@ -392,14 +332,15 @@ class Repository(ArenaQueries):
     async def server_settings(self, guild_id: int) -> ServerSettings | None:
         """The server's stored settings (a copy that belongs to no session); None when it never chose any."""
         table = sql.SERVER_SETTINGS
-        found = await self._models(ServerSettings, select(table).where(table.c.guild_id == guild_id))
-        return found[0] if found else None
+        return next(
+            iter(await self._models(ServerSettings, select(table).where(table.c.guild_id == guild_id))), None
+        )
 
     async def server_channels(self, guild_id: int) -> list[int]:
         """The channels where the server allows games to be started, by id; empty: every channel."""
         c = sql.SERVER_CHANNELS.c
-        rows = await self._execute(select(c.channel_id).where(c.guild_id == guild_id).order_by(c.channel_id))
-        return [row["channel_id"] for row in rows]
+        query = select(c.channel_id).where(c.guild_id == guild_id).order_by(c.channel_id)
+        return list((await self._connection.execute(query)).scalars())
 
     async def update_server_settings(
         self, guild_id: int, values: Mapping[str, object], now: datetime
@@ -422,6 +363,5 @@ class Repository(ArenaQueries):
     async def remove_server_channel(self, guild_id: int, channel_id: int) -> None:
         """Take ``channel_id`` off the server's channels for games."""
         c = sql.SERVER_CHANNELS.c
-        await (await self._write_conn()).execute(
-            delete(sql.SERVER_CHANNELS).where(c.guild_id == guild_id, c.channel_id == channel_id)
-        )
+        statement = delete(sql.SERVER_CHANNELS).where(c.guild_id == guild_id, c.channel_id == channel_id)
+        await (await self._write_conn()).execute(statement)
