@@ -2,7 +2,6 @@
 
 from bot.db.database import Database, create_engine, is_sqlite
 from bot.db.errors import DatabaseUnavailableError, LostRaceError
-from bot.db.live_games import GameRecord
 from bot.db.models import (
     GLOBAL_SCOPE,
     Arena,
@@ -11,6 +10,7 @@ from bot.db.models import (
     ArenaRound,
     Base,
     Game,
+    GameRecord,
     Move,
     Player,
     Rating,

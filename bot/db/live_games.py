@@ -26,20 +26,18 @@ Every write transaction of the bot is ``async with database.write() as repo:``. 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from datetime import datetime
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.db.errors import DatabaseUnavailableError
-from bot.states import EndReason, GameResult, GameStatus
+from bot.db.models import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -54,45 +52,6 @@ CommitObserver: TypeAlias = Callable[[int, float], None]
 """Told of every committed batch: how many writers it held and how long its commit took, in seconds."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class GameRecord:
-    """A ``games`` row as a value (see :class:`bot.db.models.Game` for what each column means)."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    size: int
-    k: int
-    level: str | None
-    x_player_id: int | None
-    o_player_id: int | None
-    created_by: int
-    status: GameStatus
-    result: GameResult | None
-    end_reason: EndReason | None
-    board: str
-    ply: int
-    last_cell: int | None
-    deadline: datetime | None
-    message_id: int | None
-    message_channel_id: int | None
-    starter_locale: str | None
-    starter_theme: str | None
-    interactions_only: bool
-    seed: int
-    rated: bool
-    rating_weight: float
-    version: int
-    created_at: datetime
-    updated_at: datetime
-    finished_at: datetime | None
-    arena_id: int | None
-
-    def but(self, **values: Any) -> GameRecord:
-        """This record with ``values`` replaced."""
-        return dataclasses.replace(self, **values)
-
-
 class GameCache:
     """Committed game records by id, at most ``size`` of them (least recently used out first)."""
 
@@ -102,10 +61,9 @@ class GameCache:
 
     def get(self, game_id: int) -> GameRecord | None:
         """The record of game ``game_id``, if cached."""
-        game = self._games.get(game_id)
-        if game is not None:
+        if game_id in self._games:
             self._games.move_to_end(game_id)
-        return game
+        return self._games.get(game_id)
 
     def put(self, game: GameRecord) -> None:
         """Cache ``game``, the least recently used entry leaving when full."""
@@ -117,9 +75,6 @@ class GameCache:
     def drop(self, game_id: int) -> None:
         """Forget game ``game_id``."""
         self._games.pop(game_id, None)
-
-    def __len__(self) -> int:
-        return len(self._games)
 
 
 class Batch:

@@ -5,7 +5,7 @@ A :class:`Repository` runs Core statements on one connection, in a transaction i
 compare-and-set on its ``version``: when two writers read the same version, the database applies
 exactly one of them, in one process or in several sharing one PostgreSQL server; the other hears
 :class:`~bot.db.errors.LostRaceError`. Games come back as immutable
-:class:`~bot.db.live_games.GameRecord` values, other rows as models that belong to no session. In
+:class:`~bot.db.models.GameRecord` values, other rows as models that belong to no session. In
 a write batch, games are read from and kept in the batch's overlay and the process's cache (see
 :mod:`bot.db.live_games`); a read transaction always asks the database.
 """
@@ -23,8 +23,8 @@ from sqlalchemy.orm import DeclarativeBase
 from bot.db import statements as sql
 from bot.db.arena_queries import ArenaQueries
 from bot.db.errors import LostRaceError
-from bot.db.live_games import Batch, GameCache, GameRecord
-from bot.db.models import Move, Rating, RatingChange, ServerSettings
+from bot.db.live_games import Batch, GameCache
+from bot.db.models import GameRecord, Move, Rating, RatingChange, ServerSettings
 from bot.db.transitions import columns
 from bot.states import LIVE_STATUSES, GameStatus, Transition
 
