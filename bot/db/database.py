@@ -119,19 +119,11 @@ class Database:
         on_commit: CommitObserver | None = None,
     ) -> None:
         self.url = make_url(url)
-        self._on_commit = on_commit
         self.sqlite = is_sqlite(self.url)
         self.engine = create_engine(self.url, echo=echo, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
-        self._writer = self.engine.execution_options(**{WRITE_OPTION: True})
         self.live_games = GameCache()
-        self._batches: WriteBatches | None = None
-
-    @property
-    def batches(self) -> WriteBatches:
-        """The process's write batches (made on first use, inside the running event loop)."""
-        if self._batches is None:
-            self._batches = WriteBatches(self._writer, self.live_games, on_commit=self._on_commit)
-        return self._batches
+        writer = self.engine.execution_options(**{WRITE_OPTION: True})
+        self.batches = WriteBatches(writer, self.live_games, on_commit=on_commit)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Repository]:
@@ -164,6 +156,5 @@ class Database:
 
     async def close(self) -> None:
         """Close every connection of the pool."""
-        if self._batches is not None:
-            await self._batches.close()
+        await self.batches.close()
         await self.engine.dispose()
