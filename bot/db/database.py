@@ -33,7 +33,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.db.errors import DatabaseUnavailableError
 from bot.db.live_games import CommitObserver, GameCache, WriteBatches
-from bot.db.repository import Repository
+from bot.db.repository import PostgresRepository, Repository
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """The default busy timeout; the bot passes its ``SQLITE_BUSY_TIMEOUT_MS`` setting."""
@@ -124,6 +124,7 @@ class Database:
         self.live_games = GameCache()
         writer = self.engine.execution_options(**{WRITE_OPTION: True})
         self.batches = WriteBatches(writer, self.live_games, on_commit=on_commit)
+        self._repository = Repository if self.sqlite else PostgresRepository
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Repository]:
@@ -138,7 +139,7 @@ class Database:
         """
         async with _outages_as_unavailable(), self.batches.joined() as batch:
             assert batch.connection is not None
-            yield Repository(batch.connection, batch, self.live_games)
+            yield self._repository(batch.connection, batch, self.live_games)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Repository]:
@@ -147,7 +148,7 @@ class Database:
         Raises :class:`DatabaseUnavailableError` when the database fails underneath.
         """
         async with _outages_as_unavailable(), self.engine.connect() as connection:
-            yield Repository(connection)
+            yield self._repository(connection)
 
     async def ping(self) -> None:
         """Ask the database a trivial question; :class:`DatabaseUnavailableError` when it cannot answer."""

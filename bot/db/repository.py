@@ -20,15 +20,18 @@ from sqlalchemy import Integer, and_, delete, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.orm import DeclarativeBase
 
+from bot.db import models
 from bot.db import statements as sql
 from bot.db.arena_queries import ArenaQueries
 from bot.db.errors import LostRaceError
 from bot.db.live_games import Batch, GameCache
-from bot.db.models import GameRecord, Move, Rating, RatingChange, ServerSettings
+from bot.db.models import GameRecord, Rating, RatingChange, ServerSettings
 from bot.db.transitions import columns
 from bot.states import LIVE_STATUSES, GameStatus, Transition
 
 M = TypeVar("M", bound=DeclarativeBase)
+Move = tuple[int, int, str, int | None]
+"""A move to store: ``(ply, cell, mark, player_id)``."""
 G = sql.GAMES.c
 LIVE = G.status.in_(LIVE_STATUSES)
 
@@ -127,23 +130,37 @@ class Repository(ArenaQueries):
     async def update_game(self, game: GameRecord, **values: Any) -> GameRecord | None:
         """Compare-and-set ``values`` on ``game``: the record as changed (its version one up), or None
         when another writer changed the game first (nothing written; the game leaves the cache)."""
-        values["version"] = game.version + 1
-        statement = sql.compare_and_set(tuple(sorted(values)))
-        if not await self._rows(statement, {**values, "_id": game.id, "_expected": game.version}):
-            if self._batch is not None and self._cache is not None:
-                self._batch.overlay.pop(game.id, None)
-                self._cache.drop(game.id)
-            return None
-        await self._write_conn()
-        return self._keep(game.but(**values))
+        return await self._changed(game, values, [])
 
-    async def apply(self, game: GameRecord, transition: Transition) -> GameRecord:
-        """Compare-and-set ``transition`` on ``game``: the game as changed, or
-        :class:`~bot.db.errors.LostRaceError` when another writer changed it first."""
-        changed = await self.update_game(game, **columns(transition))
+    async def apply(self, game: GameRecord, transition: Transition, moves: Sequence[Move] = ()) -> GameRecord:
+        """Compare-and-set ``transition`` on ``game`` and insert its ``moves`` (each ``(ply, cell,
+        mark, player_id)``, played at the change's ``updated_at``) if it applied: the game as changed,
+        or :class:`~bot.db.errors.LostRaceError` when another writer changed it first."""
+        values = columns(transition)
+        rows = [_move_row(game.id, move, values["updated_at"]) for move in moves]
+        changed = await self._changed(game, values, rows)
         if changed is None:
             raise LostRaceError(f"game {game.id} was changed by another writer")
         return changed
+
+    async def _changed(
+        self, game: GameRecord, values: dict[str, Any], moves: list[dict[str, Any]]
+    ) -> GameRecord | None:
+        values["version"] = game.version + 1
+        statement = sql.compare_and_set(tuple(sorted(values)))
+        if not await self._rows(statement, {**values, "_id": game.id, "_expected": game.version}):
+            self._lost(game)
+            return None
+        await self._write_conn()
+        if moves:
+            await self._connection.execute(sql.MOVES.insert(), moves)
+        return self._keep(game.but(**values))
+
+    def _lost(self, game: GameRecord) -> None:
+        """Forget ``game``, which another writer changed (None: it did not apply)."""
+        if self._batch is not None and self._cache is not None:
+            self._batch.overlay.pop(game.id, None)
+            self._cache.drop(game.id)
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
         """Remember where the game's board message is (no version bump); False when there is no such game."""
@@ -214,21 +231,17 @@ class Repository(ArenaQueries):
 
     # Moves
 
-    async def add_moves(
-        self, game_id: int, moves: Sequence[tuple[int, int, str, int | None]], played_at: datetime
-    ) -> None:
+    async def add_moves(self, game_id: int, moves: Sequence[Move], played_at: datetime) -> None:
         """Insert consecutive moves of a game, each ``(ply, cell, mark, player_id)``."""
-        keys = ("ply", "cell", "mark", "player_id")
-        rows = [
-            {"game_id": game_id, "played_at": played_at, **dict(zip(keys, move, strict=True))}
-            for move in moves
-        ]
+        rows = [_move_row(game_id, move, played_at) for move in moves]
         await (await self._write_conn()).execute(sql.MOVES.insert(), rows)
 
-    async def moves(self, game_id: int) -> Sequence[Move]:
+    async def moves(self, game_id: int) -> Sequence[models.Move]:
         """The moves of game ``game_id`` in ply order."""
         moves = sql.MOVES.c
-        return await self._models(Move, select(sql.MOVES).where(moves.game_id == game_id).order_by(moves.ply))
+        return await self._models(
+            models.Move, select(sql.MOVES).where(moves.game_id == game_id).order_by(moves.ply)
+        )
 
     # Ratings
 
@@ -365,3 +378,33 @@ class Repository(ArenaQueries):
         c = sql.SERVER_CHANNELS.c
         statement = delete(sql.SERVER_CHANNELS).where(c.guild_id == guild_id, c.channel_id == channel_id)
         await (await self._write_conn()).execute(statement)
+
+
+class PostgresRepository(Repository):
+    """PostgreSQL, where a statement is a round trip: a move's change and its rows go in one."""
+
+    async def _changed(
+        self, game: GameRecord, values: dict[str, Any], moves: list[dict[str, Any]]
+    ) -> GameRecord | None:
+        if not moves:
+            return await super()._changed(game, values, moves)
+        values["version"] = game.version + 1
+        statement = sql.compare_and_set_with_moves(tuple(sorted(values)), len(moves))
+        rows = {f"{key}_{i}": value for i, row in enumerate(moves) for key, value in row.items()}
+        if not await self._rows(statement, {**values, **rows, "_id": game.id, "_expected": game.version}):
+            self._lost(game)
+            return None
+        await self._write_conn()
+        return self._keep(game.but(**values))
+
+
+def _move_row(game_id: int, move: Move, played_at: datetime) -> dict[str, Any]:
+    ply, cell, mark, player_id = move
+    return {
+        "game_id": game_id,
+        "ply": ply,
+        "cell": cell,
+        "mark": mark,
+        "player_id": player_id,
+        "played_at": played_at,
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from sqlalchemy import Insert, Select, Table, Update, and_, bindparam, func, or_, select, update
+from sqlalchemy import Insert, Select, Table, Update, and_, bindparam, func, or_, select, union_all, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.db.models import (
@@ -89,6 +89,22 @@ def compare_and_set(columns: tuple[str, ...]) -> Update:
         .values({name: bindparam(name) for name in columns})
         .returning(GAMES.c.version)
     )
+
+
+@functools.cache
+def compare_and_set_with_moves(columns: tuple[str, ...], count: int) -> Insert:
+    """PostgreSQL: :func:`compare_and_set` and, if it applied, the insert of ``count`` moves (row
+    ``i``'s values bound as ``<column>_<i>``), in one statement: ``WITH changed AS (UPDATE games ...
+    RETURNING version) INSERT INTO moves SELECT :game_id_0, ... FROM changed UNION ALL ...
+    RETURNING ply``. A row comes back for each move stored: none when the update did not apply."""
+    changed = compare_and_set(columns).cte("changed")
+    keys = [column.key for column in MOVES.columns]
+    rows = [
+        select(*(bindparam(f"{key}_{i}", type_=MOVES.c[key].type) for key in keys)).select_from(changed)
+        for i in range(count)
+    ]
+    statement: Insert = postgresql.insert(MOVES).from_select(keys, union_all(*rows)).returning(MOVES.c.ply)
+    return statement
 
 
 def dialect_insert(dialect: str, table: Table) -> Any:

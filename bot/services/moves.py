@@ -135,9 +135,9 @@ class Moves:
             result = GameResult.DRAW if winner is None else rules.RESULT_OF_WINNER[winner]
             reason = EndReason.FULL if winner is None else EndReason.LINE
             ending = await finishing(repo, game, result, reason, now, after.ply, self._core.settings.ratings)
-        game = await repo.apply(game, Moved(after.compact, after.ply, plays[-1][1], deadline, now, ending))
-        await repo.add_moves(
-            game.id, [(before.ply, move, before.turn.value, who) for before, move, who in plays], now
+        stored = [(before.ply, move, before.turn.value, who) for before, move, who in plays]
+        game = await repo.apply(
+            game, Moved(after.compact, after.ply, plays[-1][1], deadline, now, ending), stored
         )
         if ending is not None:
             await apply_ratings(repo, game, now, self._core.settings.ratings)

@@ -64,9 +64,7 @@ async def played(repo: Repository, game: GameRecord, cell: int) -> GameRecord:
     """Store X's first move in ``game`` (read from the cache), as the service does."""
     seen = await repo.game(game.id, cached=True)
     assert seen is not None
-    changed = await repo.apply(seen, move(cell))
-    await repo.add_moves(game.id, [(0, cell, "X", PLAYER)], NOW)
-    return changed
+    return await repo.apply(seen, move(cell), [(0, cell, "X", PLAYER)])
 
 
 async def stored(database: Database, game_id: int) -> tuple[int, list[int]]:
