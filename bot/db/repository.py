@@ -147,20 +147,24 @@ class Repository(ArenaQueries):
         self, game: GameRecord, values: dict[str, Any], moves: list[dict[str, Any]]
     ) -> GameRecord | None:
         values["version"] = game.version + 1
-        statement = sql.compare_and_set(tuple(sorted(values)))
-        if not await self._rows(statement, {**values, "_id": game.id, "_expected": game.version}):
-            self._lost(game)
+        parameters = {**values, "_id": game.id, "_expected": game.version}
+        if not await self._set(tuple(sorted(values)), parameters, moves):
+            if self._batch is not None and self._cache is not None:
+                self._batch.overlay.pop(game.id, None)
+                self._cache.drop(game.id)
             return None
         await self._write_conn()
-        if moves:
-            await self._connection.execute(sql.MOVES.insert(), moves)
         return self._keep(game.but(**values))
 
-    def _lost(self, game: GameRecord) -> None:
-        """Forget ``game``, which another writer changed (None: it did not apply)."""
-        if self._batch is not None and self._cache is not None:
-            self._batch.overlay.pop(game.id, None)
-            self._cache.drop(game.id)
+    async def _set(
+        self, columns: tuple[str, ...], parameters: dict[str, Any], moves: list[dict[str, Any]]
+    ) -> bool:
+        """Compare-and-set ``columns`` and, if it applied, insert ``moves``: whether it applied."""
+        if not await self._rows(sql.compare_and_set(columns), parameters):
+            return False
+        if moves:
+            await self._connection.execute(sql.MOVES.insert(), moves)
+        return True
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
         """Remember where the game's board message is (no version bump); False when there is no such game."""
@@ -383,19 +387,13 @@ class Repository(ArenaQueries):
 class PostgresRepository(Repository):
     """PostgreSQL, where a statement is a round trip: a move's change and its rows go in one."""
 
-    async def _changed(
-        self, game: GameRecord, values: dict[str, Any], moves: list[dict[str, Any]]
-    ) -> GameRecord | None:
+    async def _set(
+        self, columns: tuple[str, ...], parameters: dict[str, Any], moves: list[dict[str, Any]]
+    ) -> bool:
         if not moves:
-            return await super()._changed(game, values, moves)
-        values["version"] = game.version + 1
-        statement = sql.compare_and_set_with_moves(tuple(sorted(values)), len(moves))
+            return bool(await self._rows(sql.compare_and_set(columns), parameters))
         rows = {f"{key}_{i}": value for i, row in enumerate(moves) for key, value in row.items()}
-        if not await self._rows(statement, {**values, **rows, "_id": game.id, "_expected": game.version}):
-            self._lost(game)
-            return None
-        await self._write_conn()
-        return self._keep(game.but(**values))
+        return bool(await self._rows(sql.compare_and_set_with_moves(columns, len(moves)), parameters | rows))
 
 
 def _move_row(game_id: int, move: Move, played_at: datetime) -> dict[str, Any]:
