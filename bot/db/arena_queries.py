@@ -94,6 +94,18 @@ class ArenaQueries:
         rows = await self._read(select(ARENAS).where(ARENAS.c.status == status).order_by(ARENAS.c.id))
         return [Arena(**row) for row in rows]
 
+    async def finished_arenas_of(self, player_id: int) -> list[Arena]:
+        """The finished arenas ``player_id`` played in, the latest first."""
+        entered = exists().where(
+            ARENA_PLAYERS.c.arena_id == ARENAS.c.id, ARENA_PLAYERS.c.player_id == player_id
+        )
+        rows = await self._read(
+            select(ARENAS)
+            .where(ARENAS.c.status == ArenaStatus.FINISHED, entered)
+            .order_by(ARENAS.c.finished_at.desc(), ARENAS.c.id.desc())
+        )
+        return [Arena(**row) for row in rows]
+
     async def update_arena(self, arena: Arena, **values: Any) -> bool:
         """Compare-and-set: apply ``values`` only if the stored version is ``arena.version``.
 
@@ -240,6 +252,17 @@ class ArenaQueries:
             update(ARENA_PAIRINGS)
             .where(*_pairing_key(arena_id, round_number, board), ARENA_PAIRINGS.c.game_id.is_(None))
             .values(game_id=game_id, thread_id=thread_id)
+        )
+        return bool(result.rowcount == 1)
+
+    async def set_pairing_thread(self, arena_id: int, round_number: int, board: int, thread_id: int) -> bool:
+        """Note the thread made (or about to be made) for a pairing that has no game yet; False when
+        it has its game already."""
+        connection = await self._write_conn()
+        result = await connection.execute(
+            update(ARENA_PAIRINGS)
+            .where(*_pairing_key(arena_id, round_number, board), ARENA_PAIRINGS.c.game_id.is_(None))
+            .values(thread_id=thread_id)
         )
         return bool(result.rowcount == 1)
 

@@ -206,6 +206,12 @@ class Arenas:
         async with self._core.write() as repo:
             await repo.set_arena_round_message(arena_id, number, message_id)
 
+    async def set_pairing_thread(self, arena_id: int, round_number: int, board: int, thread_id: int) -> None:
+        """Remember the thread of a pairing before its game exists, so a set-up that failed half-way
+        is finished in that thread rather than in a second one."""
+        async with self._core.write() as repo:
+            await repo.set_pairing_thread(arena_id, round_number, board, thread_id)
+
     async def create_game(
         self, arena_id: int, round_number: int, board: int, place: Place
     ) -> GameView | None:
@@ -377,7 +383,7 @@ class Arenas:
     ) -> ArenaUpdate:
         """Fix the number of rounds and pair the first."""
         rounds = min(arena.rounds or default_rounds(len(players)), max_rounds(len(players)))
-        plan = pair_round(_entrants(players), [])
+        plan = pair_round(entrants_of(players), [])
         await self._store_round(repo, arena, plan.number, plan.bye, [(p.x, p.o) for p in plan.pairings], now)
         await self._changed(
             repo, arena, status=ArenaStatus.RUNNING, rounds=rounds, current_round=1, updated_at=now
@@ -394,9 +400,9 @@ class Arenas:
         assert arena.rounds is not None
         if arena.current_round < arena.rounds:
             players = await repo.arena_players(arena.id)
-            records = _records(await repo.arena_rounds(arena.id), await repo.arena_pairings(arena.id))
+            records = round_records(await repo.arena_rounds(arena.id), await repo.arena_pairings(arena.id))
             try:
-                plan = pair_round(_entrants(players), records)
+                plan = pair_round(entrants_of(players), records)
             except NoPairingLeftError:
                 pass
             else:
@@ -453,13 +459,13 @@ class Arenas:
 
     @staticmethod
     async def _arena_here(repo: Repository, place: Place, arena_id: int | None) -> Arena:
+        """The arena of the channel, or of a thread's parent channel (where its games are played)."""
+        channel_id = place.parent_id or place.channel_id
         if arena_id is None:
-            arena = await repo.live_arena(place.channel_id)
+            arena = await repo.live_arena(channel_id)
         else:
             arena = await repo.arena(arena_id)
-            if arena is not None and (
-                arena.channel_id != place.channel_id or arena.guild_id != place.guild_id
-            ):
+            if arena is not None and (arena.channel_id != channel_id or arena.guild_id != place.guild_id):
                 arena = None
         if arena is None:
             raise refusals.NoArena()
@@ -490,8 +496,8 @@ class Arenas:
             )
             for p in players
         }
-        records = _records(stored_rounds, pairings)
-        lines = standings(_entrants(players), records)
+        records = round_records(stored_rounds, pairings)
+        lines = standings(entrants_of(players), records)
         played = tuple(_round_view(r, pairings, entrants) for r in stored_rounds)
         if arena.status is ArenaStatus.OPEN:
             count = len(players)
@@ -532,11 +538,13 @@ class Arenas:
         )
 
 
-def _entrants(players: Sequence[ArenaPlayer]) -> list[Entrant]:
+def entrants_of(players: Sequence[ArenaPlayer]) -> list[Entrant]:
+    """The arena's players as the Swiss rules see them."""
     return [Entrant(p.player_id, p.seed, p.left_after) for p in players]
 
 
-def _records(stored: Sequence[ArenaRound], pairings: Sequence[ArenaPairing]) -> list[RoundRecord]:
+def round_records(stored: Sequence[ArenaRound], pairings: Sequence[ArenaPairing]) -> list[RoundRecord]:
+    """The stored rounds and their pairings as the Swiss rules see them."""
     return [
         RoundRecord(
             number=r.number,

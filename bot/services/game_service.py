@@ -27,6 +27,7 @@ from datetime import datetime
 
 from bot.db import Database, DatabaseUnavailableError
 from bot.engine import Level
+from bot.services.arena_pictures import draw_cross_table
 from bot.services.arena_views import ArenaUpdate, ArenaView
 from bot.services.arenas import DEFAULT_LOBBY_MINUTES, Arenas
 from bot.services.core import ServiceCore
@@ -390,6 +391,13 @@ class GameService:
         """Remember the message of an arena's round, which its games' threads hang from."""
         await self._arenas.set_round_message(arena_id, number, message_id)
 
+    async def set_arena_pairing_thread(
+        self, arena_id: int, round_number: int, board: int, thread_id: int
+    ) -> None:
+        """Remember the thread (on Discord, the id of the message it starts from) of a pairing whose
+        game is not created yet, so a retried set-up reuses it."""
+        await self._arenas.set_pairing_thread(arena_id, round_number, board, thread_id)
+
     async def create_arena_game(
         self, arena_id: int, round_number: int, board: int, place: Place
     ) -> GameView | None:
@@ -405,8 +413,13 @@ class GameService:
         result is noted and, if it was the round's last, the next round paired. None for other games."""
         return await self._arenas.game_over(game_id)
 
+    async def arena_cross_table(self, arena: ArenaView) -> bytes:
+        """The cross table of ``arena`` (a finished one, usually) as a PNG, drawn in the picture worker."""
+        return await draw_cross_table(self.pictures, arena)
+
     async def arena_rounds_to_set_up(self) -> list[ArenaUpdate]:
-        """After a restart: this process's arena rounds whose games are not all created yet."""
+        """This process's arena rounds whose games are not all created yet (after a restart, or a
+        set-up that failed): to set up again."""
         return await self._arenas.rounds_to_set_up()
 
     async def sweep_arenas(self) -> list[ArenaUpdate]:

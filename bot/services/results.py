@@ -293,6 +293,28 @@ class RecentGame:
 
 
 @dataclass(frozen=True, slots=True)
+class ArenaPlace:
+    """Where a player finished in one arena."""
+
+    arena_id: int
+    rank: int
+    players: int
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaRecord:
+    """A player's finished arenas: how many, how many won (first place, shared or not), how many on
+    the podium (top three), the best place, and the latest."""
+
+    played: int = 0
+    wins: int = 0
+    podiums: int = 0
+    best: int | None = None
+    latest: ArenaPlace | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
     """What ``/ttt stats`` shows. Counts cover every finished game, in any server."""
 
@@ -309,6 +331,7 @@ class PlayerStats:
     global_rating: RatingView | None
     recent: tuple[RecentGame, ...]
     """Newest first."""
+    arenas: ArenaRecord = ArenaRecord()
 
     @property
     def vs_bot_total(self) -> Record:

@@ -6,7 +6,9 @@ from collections.abc import Mapping, Sequence
 
 from bot.db import GLOBAL_SCOPE, GameRecord, Repository
 from bot.engine import Level
+from bot.services.arena_history import load_arena_record
 from bot.services.results import (
+    ArenaRecord,
     Leaderboard,
     LeaderboardEntry,
     LevelRecord,
@@ -50,6 +52,7 @@ def build_stats(
     recent: int,
     server_rating: RatingView | None,
     global_rating: RatingView | None,
+    arenas: ArenaRecord | None = None,
 ) -> PlayerStats:
     """Aggregate ``games`` (finished, oldest first) from ``user_id``'s side."""
     vs_humans = Record()
@@ -94,6 +97,7 @@ def build_stats(
         server_rating=server_rating,
         global_rating=global_rating,
         recent=tuple(latest),
+        arenas=arenas or ArenaRecord(),
     )
 
 
@@ -126,6 +130,7 @@ async def load_stats(
         recent=settings.recent_games,
         server_rating=server,
         global_rating=world,
+        arenas=await load_arena_record(repo, user_id),
     )
 
 

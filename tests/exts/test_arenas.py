@@ -9,41 +9,27 @@ bot in the middle of a round. The final standings on the arena's message must be
 
 from __future__ import annotations
 
+import io
 import re
-from dataclasses import dataclass
 
 import pytest
+from PIL import Image
 
 from bot.exts.games.render.arena import points_text
+from bot.pictures import cross_table_size
 from bot.services.arena import Entrant, PlayedGame, Result, RoundRecord, standings
-from discord_emulator import Channel, DiscordEmulator, Message, Perm
+from discord_emulator import DiscordEmulator, Perm
+from tests.support.arenas import DRAW, O_WINS, SETUP_GUARD, X_WINS, ArenaGame, name_of, play
+from tests.support.arenas import round_games as arena_round_games
 from tests.support.bot import BotUnderTest
-from tests.support.tables import Table, answer, click_cell, private_answer
+from tests.support.tables import Table, answer, click_cell, pictures, private_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
-SETUP_GUARD = 30.0
-"""Failure guard for a round's messages, threads and boards to appear."""
 TIMEOUT_GUARD = 60.0
 """Failure guard for a game to be lost on time with the server's shortest turn clock (30 s)."""
 PLAYERS = [f"p{n}" for n in range(1, 10)]
-PAIRING = re.compile(r"Game (\d+): <@(\d+)> plays ❌ X, <@(\d+)> plays ⭕ O")
 STANDING = re.compile(r"(\d+)\. <@(\d+)>(?: \(left\))?: (\S+) points · Buchholz (\S+) · SB (\S+)")
-
-X_WINS = (0, 3, 1, 4, 2)
-O_WINS = (0, 4, 1, 2, 8, 6)
-DRAW = (0, 4, 8, 2, 6, 3, 5, 7, 1)
-
-
-@dataclass
-class ArenaGame:
-    """A pairing of a round: its message, its thread, its board and its players' user ids."""
-
-    starter: Message
-    thread: Channel
-    board: Message
-    x: int
-    o: int
 
 
 @pytest.fixture(scope="module")
@@ -59,42 +45,8 @@ def bot_settings(table: Table) -> dict[str, str]:
     return {"DEV_GUILD_ID": str(table.guild.id)}
 
 
-def board_in(emu: DiscordEmulator, thread: Channel) -> Message | None:
-    boards = [message for message in emu.messages(thread) if len(message.rows) >= 3]
-    return boards[0] if boards else None
-
-
 async def round_games(emu: DiscordEmulator, table: Table, number: int, games: int) -> list[ArenaGame]:
-    """The games of round ``number`` once all are set up: posted, threaded, joined and on a board."""
-
-    def ready() -> list[ArenaGame] | None:
-        messages = emu.messages(table.channel)
-        starts = [i for i, m in enumerate(messages) if f"Round {number} of 3" in m.text and "Game" in m.text]
-        if not starts:
-            return None
-        found = []
-        for message in messages[starts[-1] + 1 :]:
-            match = PAIRING.fullmatch(message.text.strip())
-            if match is None or message.thread is None:
-                continue
-            board = board_in(emu, message.thread)
-            if board is None:
-                return None
-            found.append(ArenaGame(message, message.thread, board, int(match[2]), int(match[3])))
-        return found if len(found) == games else None
-
-    return await emu.wait_for(ready, SETUP_GUARD, f"round {number}'s {games} games")
-
-
-def name_of(table: Table, user_id: int) -> str:
-    return next(name for name, member in table.members.items() if member.id == user_id)
-
-
-async def play(table: Table, game: ArenaGame, moves: tuple[int, ...]) -> None:
-    """Play ``moves`` (cells, X first) on the game's board by its players' clicks."""
-    for ply, cell in enumerate(moves):
-        player = game.x if ply % 2 == 0 else game.o
-        await click_cell(table, game.board, cell, name_of(table, player))
+    return await arena_round_games(emu, table.channel, f"Round {number} of 3", games)
 
 
 def results_of(moves: tuple[int, ...]) -> Result:
@@ -195,6 +147,15 @@ async def test_an_arena_of_nine_plays_out_in_threads(
     assert shown == expected
     assert "🥇 1." in lobby.text
     assert lobby.buttons == []
+    (attachment,) = lobby.attachments
+    assert pictures(lobby) == [attachment["url"]], "the cross table shown in the arena's card"
+    assert "cross table" in attachment["description"]
+    picture = Image.open(io.BytesIO(emu.rest.uploads.data(attachment)))
+    assert picture.size == cross_table_size(len(seeds), 3)
+    champion = next(player for player, (rank, *_) in expected.items() if rank == 1)
+    stats = await answer(await table.slash("p5", "ttt stats", user=table[name_of(table, champion)]))
+    assert "1 arena: 1 won, 1 on the podium, best place 1" in stats.text
+    assert "Latest: place 1 of 9" in stats.text
     assert "Final standings" in await private_answer(await table.slash("p5", "ttt arena standings"))
     assert len(met) == 12
 

@@ -92,8 +92,8 @@ class ArenaButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], te
 
 
 def arena_view(card: Card, arena: ArenaView, texts: Texts) -> discord.ui.LayoutView:
-    """The arena's message: its card in one container, with Join, Leave and Start while the lobby is
-    open and Leave while the rounds run."""
+    """The arena's message: its card in one container (with its picture, the final cross table), with
+    Join, Leave and Start while the lobby is open and Leave while the rounds run."""
     actions: tuple[ArenaAction, ...] = ()
     if arena.status is ArenaStatus.OPEN:
         actions = (ArenaAction.JOIN, ArenaAction.LEAVE, ArenaAction.START)
@@ -101,6 +101,9 @@ def arena_view(card: Card, arena: ArenaView, texts: Texts) -> discord.ui.LayoutV
         actions = (ArenaAction.LEAVE,)
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=card.colour)
     container.add_item(discord.ui.TextDisplay(card.top))
+    if card.image is not None:
+        picture = discord.MediaGalleryItem(card.image, description=card.image_description)
+        container.add_item(discord.ui.MediaGallery(picture))
     if actions:
         row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
         for action in actions:

@@ -71,7 +71,7 @@ class ArenaCommands(GamesCogBase):
             place, actor_of(interaction), rounds=rounds, size=size, minutes=minutes, rated=rated
         )
         arena = await within_deadline(interaction, work, thinking=True)
-        layout = await self.arenas.layout(arena)
+        layout = (await self.arenas.layout(arena)).view
         if interaction.response.is_done():
             message = await interaction.edit_original_response(view=layout, allowed_mentions=nobody())
             message_id = message.id
@@ -170,9 +170,13 @@ class ArenaCommands(GamesCogBase):
                     place, user, may_manage=may_manage(interaction), arena_id=arena_id
                 )
                 update = await within_deadline(interaction, work, thinking=False)
-            layout = await self.arenas.layout(update.arena, too_few=update.too_few)
+            shown = await self.arenas.layout(update.arena, too_few=update.too_few)
             if interaction.response.is_done():
-                await interaction.edit_original_response(view=layout, allowed_mentions=nobody())
+                await interaction.edit_original_response(
+                    view=shown.view, attachments=shown.files, allowed_mentions=nobody()
+                )
             else:
-                await interaction.response.edit_message(view=layout, allowed_mentions=nobody())
+                await interaction.response.edit_message(
+                    view=shown.view, attachments=shown.files, allowed_mentions=nobody()
+                )
             await self.arenas.show(update, shown=True)

@@ -38,6 +38,11 @@ TOO_FEW = N_("This arena was cancelled: fewer than 3 players came.")
 STANDING_LINE = N_("{rank}. {name}: {points} points · Buchholz {buchholz} · SB {sb}")
 # Translators: after a player's name in an arena's standings.
 LEFT = N_("(left)")
+# Translators: the alt text of an arena's cross table picture. Keep the signs + = - and X, O as they are.
+CROSS_TABLE_ALT = N_(
+    "The cross table: a row per player in the order of the standings, a column per round with the side "
+    "played (X red, O blue), the opponent's row and the result (+ won, = drawn, - lost)."
+)
 # Translators: a game of an arena's round; {board} is its number, {x} and {o} are members.
 PAIRING_LINE = N_("Game {board}: {x} plays ❌ X, {o} plays ⭕ O")
 # Translators: the player of an arena's round who sits out with one point.

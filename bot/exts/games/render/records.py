@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.exts.games.render.arena_stats import arenas_field
 from bot.exts.games.render.common import COLOUR_INFO, clean, fit, level_name, timestamp
 from bot.i18n import N_, Texts
 from bot.services import EndReason
@@ -151,6 +152,9 @@ def stats_embed(texts: Texts, stats: PlayerStats, user_id: int) -> discord.Embed
     ]
     # Translators: a heading of /ttt stats: the player's Elo ratings (not the leaderboard).
     embed.add_field(name=texts.gettext("Rating"), value="\n".join(ratings), inline=False)
+    arenas = arenas_field(texts, stats.arenas)
+    if arenas is not None:
+        embed.add_field(name=arenas[0], value=arenas[1], inline=False)
     if stats.recent:
         recent = "\n".join(_recent_line(texts, game) for game in stats.recent)
         # Translators: a heading of /ttt stats: the player's last few finished games.
