@@ -1,13 +1,14 @@
 """Load benchmark: the real bot process driven through the Discord emulator, against an in-memory baseline.
 
     python -m bench.load [--quick] [--bots baseline,sqlite,postgresql] [--seconds 6] [--out FILE]
-                         [--games 1,10,50] [--paced 50:2] [--analyses 5] [--rounds 1]
+                         [--games 1,10,50] [--paced 50:2] [--analyses 5] [--rounds 1] [--old COMMIT]
 
 Every bot runs as its own process, as users start it, against a Discord emulator of its
 own inside this process: ``python -m bot`` on SQLite (a temporary file) and on
 PostgreSQL (a database of its own on ``TEST_POSTGRES_URL``, created and dropped), and
 ``python -m bench.load_baseline_bot``, a discord.py bot that keeps its games in memory
-and answers with the first empty cell (no database, no engine). All bots are started
+and answers with the first empty cell (no database, no engine); with ``--old COMMIT``, also our bot
+of that commit on SQLite (from ``git archive``), to compare two versions in one run. All bots are started
 first and then measured one after another for each load, so the ratios compare runs
 made within seconds of each other on the same, possibly busy, machine.
 
@@ -47,6 +48,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
+from bench.board_payload import old_checkout
 from bench.load_driver import (
     ANSWER_TIMEOUT,
     GameRecord,
@@ -89,7 +91,8 @@ OUR_SETTINGS = {
 @dataclass
 class RunningBot:
     name: str
-    """``baseline``, ``sqlite`` or ``postgresql`` (our bot on that database)."""
+    """``baseline``, ``sqlite`` or ``postgresql`` (our bot on that database), or ``sqlite-COMMIT`` (our
+    bot of that commit, ``--old``)."""
     emu: DiscordEmulator
     process: BotProcess
 
@@ -190,11 +193,13 @@ class ProbeResult:
 
 async def _start_bot(name: str, stack: contextlib.AsyncExitStack, workdir: Path) -> RunningBot | None:
     emu = await stack.enter_async_context(DiscordEmulator())
+    base, _, revision = name.partition("-")
+    cwd = None
     if name == "baseline":
         args, env = ["-m", "bench.load_baseline_bot"], {}
     else:
-        if name == "sqlite":
-            url = f"sqlite+aiosqlite:///{workdir / 'load.sqlite3'}"
+        if base == "sqlite":
+            url = f"sqlite+aiosqlite:///{workdir / f'{name}.sqlite3'}"
         else:
             created = await postgres_database()
             if created is None:
@@ -202,7 +207,10 @@ async def _start_bot(name: str, stack: contextlib.AsyncExitStack, workdir: Path)
             url, drop = created
             stack.push_async_callback(drop)
         args, env = ["-m", "bot"], {**OUR_SETTINGS, "DATABASE_URL": url}
-    process = BotProcess(emu, args, env=env, log_path=workdir / f"{name}.log")
+        if revision:
+            cwd = old_checkout(revision, workdir / revision)
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(cwd), os.environ.get("PYTHONPATH")]))
+    process = BotProcess(emu, args, env=env, cwd=cwd, log_path=workdir / f"{name}.log")
     await stack.enter_async_context(process)
     stack.push_async_callback(process.terminate)
     await process.wait_ready(timeout=START_TIMEOUT)
@@ -503,12 +511,17 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Options, bool, Path]:
     parser.add_argument("--paced", default=None, help="GAMES:THINK_SECONDS,... (empty: none)")
     parser.add_argument("--analyses", type=int, default=None, help="engine-pool probe runs (0: skip)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds per row, the bots taking turns")
+    parser.add_argument(
+        "--old", default=None, help="also our bot of this commit, on SQLite (as sqlite-COMMIT), e.g. 2a3df00"
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS-load.md"))
     args = parser.parse_args(argv)
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
     unknown = [name for name in bots if name not in BOTS]
     if unknown:
         parser.error(f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
+    if args.old:
+        bots.append(f"sqlite-{args.old}")
     if args.quick:
         options = Options(bots, QUICK_LEVELS, seconds=args.seconds or 1.0, paced=((10, 0.2),), analyses=2)
     else:

@@ -30,6 +30,8 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.notice import Notice, notice_view
+
 log = logging.getLogger(__name__)
 
 
@@ -180,7 +182,8 @@ class InteractionGate:
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
-                await interaction.response.send_message(restarting(interaction.locale.value), ephemeral=True)
+                view = notice_view(restarting(interaction.locale.value), Notice.OUTAGE)
+                await interaction.response.send_message(view=view, ephemeral=True)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
             log.warning("Shutting down: could not tell interaction %s to retry: %s", interaction.id, error)
         except Exception:

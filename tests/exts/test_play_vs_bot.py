@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.exts.games.custom_ids import parse_custom_id
+from bot.notice import Notice
 from discord_emulator import DiscordEmulator, Message
 from tests.support.bot import BotUnderTest
 from tests.support.layouts import COMPONENTS_V2
@@ -37,6 +38,15 @@ def bot_settings() -> dict[str, str]:
 
 SUB_COMMAND = 1
 SUB_COMMAND_GROUP = 2
+
+
+def card_colour(message: Message) -> int | None:
+    """The accent colour of a Components V2 message's one container (an answer's kind)."""
+    assert message.flags & COMPONENTS_V2 and message.content == "" and message.embeds == []
+    (container,) = message.components
+    assert container["type"] == 17
+    colour = container.get("accent_color")
+    return None if colour is None else int(colour)
 
 
 def game_of(message: Message) -> int:
@@ -147,7 +157,7 @@ async def test_the_board_message_says_each_thing_once(emu: DiscordEmulator, bot:
     for fact in ("to move", "Last move", "Your time runs out", "3x3", "level: easy"):
         assert text.count(fact) == 1, f"{fact!r} said {text.count(fact)} times:\n{text}"
     assert "Last move: ⭕ O at" in message.display_text and "X at b2" not in text
-    assert cells(message)[4].emoji == {"id": None, "name": "❌"} and cells(message)[4].label == "b2", (
+    assert cells(message)[4].emoji == {"name": "❌"} and cells(message)[4].label == "b2", (
         "a cell keeps its name"
     )
 
@@ -213,6 +223,7 @@ async def test_move_command_autocomplete_and_bad_cells(emu: DiscordEmulator, bot
     moved = await table.slash("alice", "ttt move", cell=" B2 ")
     reply = await private_answer(moved)
     assert "b2" in reply
+    assert card_colour(await answer(moved)) == Notice.CONFIRMATION.value, "a confirmation's card"
     assert board(message)[4] == "X" and board(message).count("O") == 1
 
     offered = await table.emu.autocomplete(
@@ -234,8 +245,10 @@ async def test_move_command_autocomplete_and_bad_cells(emu: DiscordEmulator, bot
         ("10", "no cell 10"),
         ("b2", "already taken"),
     ):
-        refused = await private_answer(await table.slash("alice", "ttt move", cell=bad))
+        asked = await table.slash("alice", "ttt move", cell=bad)
+        refused = await private_answer(asked)
         assert words in refused.lower() and "\n" not in refused
+        assert card_colour(await answer(asked)) == Notice.REFUSAL.value, "a refusal's card"
     assert board(message) == shown
 
     not_playing = await private_answer(await table.slash("bob", "ttt move", cell="a1"))

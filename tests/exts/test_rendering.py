@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import discord
@@ -33,13 +34,18 @@ def test_custom_ids_fit_discord_and_round_trip_through_the_parser() -> None:
     controls = [Click(action, 7) for action in Action if action is not Action.CELL]
     for click in (biggest, Click(Action.CELL, 1, 0, 0), *controls):
         assert parse_custom_id(click.custom_id) == click
+    assert parse_custom_id("ttt:cell:42:3:1") == Click(Action.CELL, 42, 3, 1), "the ids of older boards"
     for junk in (
         "ttt:cell:0:0:0",
+        "ttt:0:0:0",
         "ttt:cell:1:2",
+        "ttt:1:2",
         "ttt:cell:x:1:1",
         "ttt:resign:",
         "x" * 100,
         "ttt:cell:1:2:3:4",
+        "ttt:1:2:3:4",
+        "ttt:cell:cell:1:2:3",
     ):
         assert parse_custom_id(junk) is None, junk
 
@@ -64,7 +70,7 @@ def test_the_grid_has_one_button_per_cell_in_reading_order_then_the_controls() -
         False,
     ]
     assert cells[4]["style"] == discord.ButtonStyle.primary.value, "the last move is highlighted"
-    assert re.fullmatch(r"ttt:cell:42:3:1", str(cells[1]["custom_id"]))
+    assert re.fullmatch(r"ttt:42:3:1", str(cells[1]["custom_id"]))
     assert [c["label"] for c in rows[3]] == ["Resign", "Hint"]
     assert layouts.accent(view) == discord.Colour.orange().value, "O to move"
     assert layouts.accent(board_view(game_view(), ENGLISH)) == discord.Colour.blurple().value, "X to move"
@@ -212,3 +218,14 @@ def test_a_message_sends_only_its_parts_and_an_edit_removes_the_others() -> None
     moved = GameMessage.of_card(moved_text(ENGLISH, url))
     assert grid(moved.layout) == [] and url in layouts.shown_text(moved.view)
     assert moved.edit_args()["allowed_mentions"].to_dict()["parse"] == []
+
+
+def test_a_board_is_sent_without_the_fields_discord_assumes_anyway() -> None:
+    game = game_view("X.O/.X./...", last_cell=4)
+    sent = json.dumps(layouts.payload(board_view(game, ENGLISH)))
+    for default in ('"disabled": false', '"spoiler": false', '"id": null', '"divider": true', '"spacing": 1'):
+        assert default not in sent, default
+    cells = layouts.buttons(board_view(game, ENGLISH))
+    assert cells[0]["emoji"] == {"name": "❌"} and cells[0]["disabled"] is True
+    assert "disabled" not in cells[1], "an empty cell is enabled, as Discord assumes"
+    assert '{"type": 14}' in sent, "the separator is Discord's default one: a thin line"

@@ -12,7 +12,9 @@ import pytest
 
 from bot.exts.games import respond
 from bot.exts.games.messages import EditOrder
+from bot.notice import Notice
 from bot.services import refusals
+from tests.support.layouts import accent, shown_text
 
 
 @dataclass
@@ -33,17 +35,22 @@ class FakeResponse:
             else discord.InteractionResponseType.deferred_message_update
         )
 
-    async def send_message(self, content: str, *, ephemeral: bool = False) -> None:
-        self.calls.append(("send_message", {"content": content, "ephemeral": ephemeral}))
+    async def send_message(self, *, view: discord.ui.LayoutView, ephemeral: bool = False) -> None:
+        self.calls.append(("send_message", {**card(view), "ephemeral": ephemeral}))
         self.type = discord.InteractionResponseType.channel_message
+
+
+def card(view: discord.ui.LayoutView) -> dict[str, Any]:
+    """What a private answer shows: its text and the accent colour that says its kind."""
+    return {"text": shown_text(view), "kind": Notice(accent(view))}
 
 
 @dataclass
 class FakeFollowup:
-    sent: list[tuple[str, bool]] = field(default_factory=list)
+    sent: list[tuple[dict[str, Any], bool]] = field(default_factory=list)
 
-    async def send(self, content: str, *, ephemeral: bool = False) -> None:
-        self.sent.append((content, ephemeral))
+    async def send(self, *, view: discord.ui.LayoutView, ephemeral: bool = False) -> None:
+        self.sent.append((card(view), ephemeral))
 
 
 @dataclass
@@ -67,8 +74,8 @@ class FakeInteraction:
     type: discord.InteractionType = discord.InteractionType.component
     locale: discord.Locale = discord.Locale.american_english
 
-    async def edit_original_response(self, **fields: Any) -> None:
-        self.edits.append(fields)
+    async def edit_original_response(self, *, view: discord.ui.LayoutView, **fields: Any) -> None:
+        self.edits.append({**fields, **card(view)})
 
     async def delete_original_response(self) -> None:
         self.deleted += 1
@@ -105,7 +112,8 @@ async def test_an_error_after_a_public_thinking_defer_is_shown_privately(quick: 
     await interaction.response.defer(thinking=True)
     await respond.report(interaction, refusals.CellTaken("b2"))
     assert interaction.deleted == 1
-    assert interaction.followup.sent == [("That cell (b2) is already taken.", True)]
+    refused = {"text": "That cell (b2) is already taken.", "kind": Notice.REFUSAL}
+    assert interaction.followup.sent == [(refused, True)]
 
 
 @pytest.mark.parametrize(
@@ -124,14 +132,15 @@ async def test_a_refusal_speaks_the_users_language_and_shows_names_without_their
 ) -> None:
     interaction = FakeInteraction(locale=locale)
     await respond.report(interaction, refusals.NotYourTurn("**Ålice** __the__", "X"))
-    assert interaction.response.calls == [("send_message", {"content": expected, "ephemeral": True})]
+    refused = {"text": expected, "kind": Notice.REFUSAL, "ephemeral": True}
+    assert interaction.response.calls == [("send_message", refused)]
 
 
 async def test_a_counted_refusal_takes_the_plural_form_of_the_users_language() -> None:
     for seconds, expected in ((1, "1 Sekunde starten."), (5, "5 Sekunden starten.")):
         interaction = FakeInteraction(locale=discord.Locale.german)
         await respond.report(interaction, refusals.Cooldown(seconds - 0.5))
-        assert interaction.response.calls[0][1]["content"].endswith(expected)
+        assert interaction.response.calls[0][1]["text"].endswith(expected)
 
 
 async def test_an_error_after_a_private_defer_edits_the_private_answer() -> None:
@@ -140,7 +149,12 @@ async def test_an_error_after_a_private_defer_edits_the_private_answer() -> None
     interaction.extras["ttt_ephemeral_defer"] = True
     await respond.report(interaction, refusals.BotToMove())
     assert interaction.edits == [
-        {"content": "Wait for my move; it is not your turn yet.", "embed": None, "view": None}
+        {
+            "content": None,
+            "embed": None,
+            "text": "Wait for my move; it is not your turn yet.",
+            "kind": Notice.REFUSAL,
+        }
     ]
 
 
@@ -150,9 +164,8 @@ async def test_a_game_error_is_one_private_sentence_and_logs_nothing(
     interaction = FakeInteraction()
     with caplog.at_level(logging.DEBUG, logger="bot.exts.games.respond"):
         await respond.report(interaction, refusals.GameOver())
-    assert interaction.response.calls == [
-        ("send_message", {"content": "This game is over.", "ephemeral": True})
-    ]
+    refused = {"text": "This game is over.", "kind": Notice.REFUSAL, "ephemeral": True}
+    assert interaction.response.calls == [("send_message", refused)]
     assert caplog.records == []
 
 
@@ -167,7 +180,7 @@ async def test_an_unexpected_error_is_logged_with_context_and_the_user_gets_an_a
     assert "button 'ttt:resign:9'" in message and "user 5" in message and "game 9" in message
     assert record.exc_info is not None
     (call,) = interaction.response.calls
-    assert call[1] == {"content": respond.APOLOGY, "ephemeral": True}
+    assert call[1] == {"text": respond.APOLOGY, "kind": Notice.OUTAGE, "ephemeral": True}
     assert "boom" not in respond.APOLOGY and "Traceback" not in respond.APOLOGY
 
 
@@ -218,3 +231,17 @@ async def test_a_click_done_in_time_is_answered_in_one_go_however_busy_the_bot_i
     release.set()
     assert await asyncio.gather(*tasks) == list(range(50))
     assert all(interaction.response.calls == [] for interaction in interactions)
+
+
+async def test_a_private_answer_is_a_card_whose_colour_says_confirmed_refused_or_unavailable() -> None:
+    kinds = []
+    for tell in (
+        respond.tell(confirmed := FakeInteraction(), "You resigned."),
+        respond.report(refused := FakeInteraction(), refusals.GameOver()),
+        respond.report(unavailable := FakeInteraction(), refusals.Unavailable()),
+    ):
+        await tell
+    for interaction in (confirmed, refused, unavailable):
+        (call,) = interaction.response.calls
+        kinds.append(call[1]["kind"])
+    assert kinds == [Notice.CONFIRMATION, Notice.REFUSAL, Notice.OUTAGE]

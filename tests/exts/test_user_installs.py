@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.exts.games.custom_ids import parse_custom_id
 from discord_emulator import Channel, DiscordEmulator, Interaction, InteractionUsageError, Message, Perm, User
 from tests.support.bot import ANSWER_TIMEOUT, BotUnderTest
 from tests.support.tables import answer, board, cells, controls, free_cells, heading, private_answer
@@ -72,8 +73,9 @@ async def ended_on_time(bot: BotUnderTest, game_id: int) -> None:
 
 
 def game_id_of(message: Message) -> int:
-    custom_id = message.buttons[0].custom_id or ""
-    return int(custom_id.split(":")[2])
+    click = parse_custom_id(message.buttons[0].custom_id or "")
+    assert click is not None
+    return click.game_id
 
 
 async def test_the_global_command_installs_to_users_and_works_in_every_context(

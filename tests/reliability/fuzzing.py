@@ -99,15 +99,20 @@ def word(rng: random.Random) -> str:
     )
 
 
+def cell_prefix(rng: random.Random) -> str:
+    """How a cell's id begins: as boards write it, or as boards drawn before it was shortened did."""
+    return rng.choice(("ttt:", "ttt:cell:"))
+
+
 def custom_id(rng: random.Random, game_ids: list[int], ply: int) -> str:
     """A forged button id: real game ids with wrong parts, or structural junk (1..100 characters)."""
     game = rng.choice([*game_ids, 0, 1, 999_999, 10**17, 10**18 - 1])
     shape = rng.randrange(9)
     if shape <= 2:
         wrong_ply = rng.choice((ply - 1, ply + 1, ply + 5, 0, 99, -1))
-        return f"ttt:cell:{game}:{wrong_ply}:{rng.randrange(0, 100)}"
+        return f"{cell_prefix(rng)}{game}:{wrong_ply}:{rng.randrange(0, 100)}"
     if shape == 3:
-        return f"ttt:cell:{game}:{ply}:{rng.choice((9, 10, 16, 24, 25, 26, 99, -1))}"
+        return f"{cell_prefix(rng)}{game}:{ply}:{rng.choice((9, 10, 16, 24, 25, 26, 99, -1))}"
     if shape == 4:
         return f"ttt:{rng.choice(('resign', 'rematch', 'accept', 'decline'))}:{game}"
     if shape == 5:
@@ -116,7 +121,7 @@ def custom_id(rng: random.Random, game_ids: list[int], ply: int) -> str:
     if shape == 6:
         return "".join(rng.choice(ASCII_JUNK.strip()) for _ in range(100))
     if shape == 7:
-        return f"ttt:cell:{game}:{ply}:{rng.choice(UNICODE_SAMPLES)}"[:100]
+        return f"{cell_prefix(rng)}{game}:{ply}:{rng.choice(UNICODE_SAMPLES)}"[:100]
     return f"ttt:{rng.choice(('accept', 'decline', 'rematch'))}:{game}:{rng.randrange(0, 9)}"
 
 

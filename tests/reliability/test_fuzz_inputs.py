@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Board, EngineInputError, parse_cell
-from bot.exts.games.custom_ids import parse_custom_id
+from bot.exts.games.custom_ids import Action, Click, parse_custom_id
 from discord_emulator import Channel, DiscordEmulator, Interaction, Member, Message
 from tests.reliability import fuzzing
 from tests.support.bot import BotUnderTest
@@ -301,7 +301,7 @@ class Generator:
             active = self.arena.games["active"]
             custom_id = rng.choice(
                 (
-                    f"ttt:cell:{active}:1:{rng.randrange(9)}",
+                    Click(Action.CELL, active, 1, rng.randrange(9)).custom_id,
                     f"ttt:resign:{active}",
                     board.buttons[0].custom_id or "x",
                 )

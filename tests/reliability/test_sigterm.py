@@ -25,6 +25,7 @@ import pytest
 from bot.shutdown import restarting
 from discord_emulator import DiscordEmulator, Interaction
 from discord_emulator.gateway import GatewaySession
+from discord_emulator.models import text_displays
 from discord_emulator.process import BotProcess
 from tests.reliability.seats import EDIT_ROUTE
 from tests.support.bot import ANSWER_TIMEOUT, bot_process, tracebacks
@@ -165,7 +166,9 @@ async def test_interactions_that_arrive_while_the_bot_stops_are_told_to_retry_an
         assert board(big)[12] == "X" and board(big).count("O") == 1, "the click in flight was played"
         for it, refusal in zip(late[:2], refusals[:2], strict=True):
             assert refusal.type == 4 and refusal.ephemeral, it
-            assert "restarting" in (refusal.data or {}).get("content", ""), refusal
+            assert "restarting" in "\n".join(text_displays((refusal.data or {}).get("components", []))), (
+                refusal
+            )
         assert refusals[2].type == 8 and late[2].choices == [], "autocomplete offers nothing"
         assert any("Told 3 late interaction(s) to try again" in line for line in bot.output)
         assert not tracebacks(bot), "\n".join(bot.output[-80:])
@@ -256,4 +259,5 @@ def fate_of(it: Interaction) -> str:
     """What became of a command: answered in full, told to try again, or left unanswered."""
     if it.callback is None:
         return "unanswered"
-    return "retry" if restarting("en-US") in ((it.callback.data or {}).get("content") or "") else "answered"
+    shown = "\n".join(text_displays((it.callback.data or {}).get("components") or []))
+    return "retry" if restarting("en-US") in shown else "answered"

@@ -19,6 +19,7 @@ from bot.exts.games.render.answers import UNAVAILABLE
 from bot.exts.games.render.arena import JOIN, LEAVE, START
 from bot.exts.games.render.common import Card
 from bot.i18n import Texts, texts_for_locale
+from bot.notice import Notice, notice_view
 from bot.services import ArenaStatus
 from bot.services.arena_views import ArenaView
 
@@ -88,7 +89,8 @@ class ArenaButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], te
             await handler.on_arena_click(cast(Interaction, interaction), self.action, self.arena_id)
         elif not interaction.response.is_done():
             texts = texts_for_locale(interaction.locale.value)
-            await interaction.response.send_message(texts.gettext(UNAVAILABLE), ephemeral=True)
+            view = notice_view(texts.gettext(UNAVAILABLE), Notice.OUTAGE)
+            await interaction.response.send_message(view=view, ephemeral=True)
 
 
 def arena_view(card: Card, arena: ArenaView, texts: Texts) -> discord.ui.LayoutView:

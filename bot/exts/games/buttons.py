@@ -19,6 +19,7 @@ from bot.exts.games.custom_ids import parse_custom_id
 from bot.exts.games.render.answers import NOT_THIS_GAME, STALE_BUTTON
 from bot.exts.games.respond import custom_id_of, tell
 from bot.exts.games.views import DYNAMIC_ITEMS, has_button, shown_game
+from bot.notice import Notice
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ async def answer_unknown_button(interaction: Interaction) -> None:
     async with bot.inflight.track():
         try:
             message = NOT_THIS_GAME if foreign else STALE_BUTTON
-            await tell(interaction, personal(interaction).gettext(message))
+            await tell(interaction, personal(interaction).gettext(message), Notice.REFUSAL)
         except discord.HTTPException as error:
             log.warning("Could not answer an unknown button %r: %s", custom_id, error)
 

@@ -1,9 +1,11 @@
 """The custom ids of the game's buttons: what a click carries to find its game.
 
-``ttt:cell:<game>:<ply>:<cell>``, ``ttt:resign:<game>``, ``ttt:rematch:<game>``,
+``ttt:<game>:<ply>:<cell>``, ``ttt:resign:<game>``, ``ttt:rematch:<game>``,
 ``ttt:review:<game>``, ``ttt:hint:<game>``, ``ttt:replay:<game>``, ``ttt:accept:<game>`` and
 ``ttt:decline:<game>``. The ply in a cell's id lets the
-service refuse a click on a board that has moved on since it was drawn.
+service refuse a click on a board that has moved on since it was drawn. A cell's id is the shortest
+because a board carries up to 25 of them in every edit; boards drawn before it was shortened say
+``ttt:cell:<game>:<ply>:<cell>``, which is still understood.
 
 :data:`CELL_TEMPLATE` and :data:`CONTROL_TEMPLATE` are the templates of the persistent
 buttons (:mod:`bot.exts.games.views`); :func:`parse_custom_id` reads an id with them.
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 PREFIX = "ttt"
 _GAME = r"(?P<game>[1-9][0-9]{0,17})"
 
-CELL_TEMPLATE = rf"{PREFIX}:cell:{_GAME}:(?P<ply>[0-9]{{1,2}}):(?P<cell>[0-9]{{1,2}})"
+CELL_TEMPLATE = rf"{PREFIX}:(?:cell:)?{_GAME}:(?P<ply>[0-9]{{1,2}}):(?P<cell>[0-9]{{1,2}})"
 """A cell's button: the game, the ply the board was drawn at, and the cell (0-based, reading order)."""
 
 CONTROL_TEMPLATE = rf"{PREFIX}:(?P<action>resign|rematch|review|hint|replay|accept|decline):{_GAME}"
@@ -55,7 +57,7 @@ class Click:
     def custom_id(self) -> str:
         """The custom id of the button that asks for this click."""
         if self.action is Action.CELL:
-            return f"{PREFIX}:{self.action.value}:{self.game_id}:{self.ply}:{self.cell}"
+            return f"{PREFIX}:{self.game_id}:{self.ply}:{self.cell}"
         return f"{PREFIX}:{self.action.value}:{self.game_id}"
 
 

@@ -44,8 +44,9 @@ class SendArgs(TypedDict, total=False):
     allowed_mentions: discord.AllowedMentions
 
 
-class EditArgs(TypedDict):
-    """Keyword arguments of discord.py's ways to edit a message; None removes that part."""
+class EditArgs(TypedDict, total=False):
+    """Keyword arguments of discord.py's ways to edit a message; None removes that part, a missing
+    one leaves it as it is."""
 
     content: str | None
     embed: discord.Embed | None
@@ -87,9 +88,15 @@ class GameMessage:
         """The layout of a Components V2 message (sent alone, with its allowed mentions)."""
         return self.view if isinstance(self.view, discord.ui.LayoutView) else None
 
-    def edit_args(self) -> EditArgs:
-        """The keyword arguments that edit a message into this one (parts it lacks are removed)."""
+    def edit_args(self, shown: discord.Message | None = None) -> EditArgs:
+        """The keyword arguments that edit a message into this one (parts it lacks are removed).
+
+        ``shown`` is the message as it stands, when known: a Components V2 one has no content and no
+        embed to remove, so a layout's edit of it sends neither.
+        """
         text = self.text
+        if self.layout is not None and shown is not None and shown.flags.components_v2:
+            return EditArgs(view=self.layout, allowed_mentions=text.allowed_mentions)
         return EditArgs(
             content=text.content, embed=text.embed, view=self.view, allowed_mentions=text.allowed_mentions
         )
@@ -137,10 +144,11 @@ async def answer(interaction: Interaction, message: GameMessage, *, ephemeral: b
 
 async def update_clicked(interaction: Interaction, message: GameMessage) -> None:
     """Show ``message`` on the message whose button was clicked, as the click's answer or after its defer."""
+    args = message.edit_args(interaction.message)
     if interaction.response.is_done():
-        await interaction.edit_original_response(**message.edit_args())
+        await interaction.edit_original_response(**args)
     else:
-        await interaction.response.edit_message(**message.edit_args())
+        await interaction.response.edit_message(**args)
 
 
 class EditOrder:

@@ -11,7 +11,9 @@ a busy bot can least afford; so a click is not acknowledged early just because t
 bot is busy. A click's defer is silent (the button stops spinning, the board is edited
 a moment later); a command's shows a public "thinking...".
 
-:func:`report` turns any exception into one friendly ephemeral sentence: a
+:func:`tell` is the one way a private answer reaches the user: a card (:mod:`bot.notice`) whose
+colour says whether it confirms, refuses or reports an outage. :func:`report` turns any exception
+into one friendly sentence there: a
 :class:`~bot.services.refusals.NotDone` shows its sentence; anything unexpected is logged with
 its context and the user gets a short apology, never a traceback.
 """
@@ -32,6 +34,7 @@ from bot.bot import Interaction
 from bot.exts.games.render import answers
 from bot.exts.games.render.answers import APOLOGY
 from bot.i18n import Texts, texts_for_locale
+from bot.notice import Notice, notice_view
 from bot.services import NotDone, refusals
 
 log = logging.getLogger(__name__)
@@ -74,21 +77,23 @@ def deferred_thinking(interaction: Interaction) -> bool:
     return interaction.response.type is discord.InteractionResponseType.deferred_channel_message
 
 
-async def tell(interaction: Interaction, text: str) -> None:
-    """Send ``text`` to the user alone, however far the interaction has been answered."""
+async def tell(interaction: Interaction, text: str, kind: Notice = Notice.CONFIRMATION) -> None:
+    """Send ``text`` to the user alone as a card of ``kind``, however far the interaction has been
+    answered."""
+    view = notice_view(text, kind)
     if not interaction.response.is_done():
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(view=view, ephemeral=True)
         return
     if deferred_thinking(interaction):
         if interaction.extras.get(_EPHEMERAL_DEFER, False):
-            await interaction.edit_original_response(content=text, embed=None, view=None)
+            await interaction.edit_original_response(content=None, embed=None, view=view)
             return
         # A public "thinking..." must not turn into a public error: remove it, then answer privately.
         try:
             await interaction.delete_original_response()
         except discord.HTTPException as error:
             log.debug("Could not remove the thinking message of %s: %s", interaction.id, error)
-    await interaction.followup.send(text, ephemeral=True)
+    await interaction.followup.send(view=view, ephemeral=True)
 
 
 def custom_id_of(interaction: Interaction) -> str | None:
@@ -176,8 +181,9 @@ async def report(interaction: Interaction, error: Exception, *, game_id: int | N
                 exc_info=original,
             )
         message = texts.gettext(APOLOGY)
+    kind = Notice.REFUSAL if outcome is Outcome.REFUSED else Notice.OUTAGE
     try:
-        await tell(interaction, message)
+        await tell(interaction, message, kind)
     except (discord.HTTPException, aiohttp.ClientError) as failure:
         log.warning(
             "Could not tell user %s about an error in %s: %r",

@@ -29,11 +29,13 @@ from bot.exts.games.custom_ids import (
     control_click,
     parse_custom_id,
 )
+from bot.exts.games.lean import LeanButton, LeanContainer, LeanSeparator
 from bot.exts.games.render.answers import UNAVAILABLE
 from bot.exts.games.render.board import board_text, button_label, challenge_text
 from bot.exts.games.render.common import Card
 from bot.exts.games.render.pieces import UNICODE_PIECES, Pieces
 from bot.i18n import Texts, texts_for_locale
+from bot.notice import Notice, notice_view
 from bot.services import GameStatus
 from bot.services.results import GameView
 
@@ -52,7 +54,9 @@ async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> Non
         await handler(cast(Interaction, interaction), click)
     elif not interaction.response.is_done():
         texts = texts_for_locale(interaction.locale.value)
-        await interaction.response.send_message(texts.gettext(UNAVAILABLE), ephemeral=True)
+        await interaction.response.send_message(
+            view=notice_view(texts.gettext(UNAVAILABLE), Notice.OUTAGE), ephemeral=True
+        )
 
 
 class CellButton(
@@ -72,7 +76,7 @@ class CellButton(
         emoji: discord.PartialEmoji | None = None,
     ) -> None:
         self.click = click
-        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+        button = LeanButton(
             label=label, style=style, disabled=disabled, custom_id=click.custom_id, emoji=emoji
         )
         super().__init__(button, row=row)
@@ -112,9 +116,7 @@ class ControlButton(
     def __init__(self, click: Click, *, label: str, row: int) -> None:
         self.click = click
         style = self.STYLES[click.action]
-        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-            label=label, style=style, custom_id=click.custom_id
-        )
+        button = LeanButton(label=label, style=style, custom_id=click.custom_id)
         super().__init__(button, row=row)
 
     @classmethod
@@ -204,7 +206,7 @@ def card_view(
 ) -> discord.ui.LayoutView:
     """A Components V2 message: one container in the card's colour with its top text (and picture),
     the rows of buttons, a separator and the controls, then its bottom text."""
-    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=card.colour)
+    container = LeanContainer(accent_colour=card.colour)
     container.add_item(discord.ui.TextDisplay(card.top))
     if card.image is not None:
         picture = discord.MediaGalleryItem(card.image, description=card.image_description)
@@ -212,7 +214,7 @@ def card_view(
     for row in rows:
         container.add_item(row)
     if controls:
-        container.add_item(discord.ui.Separator())
+        container.add_item(LeanSeparator())
         container.add_item(_row(list(controls)))
     if card.bottom:
         container.add_item(discord.ui.TextDisplay(card.bottom))

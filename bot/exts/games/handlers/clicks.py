@@ -18,6 +18,7 @@ from bot.exts.games.places import place_of, require_public_answers
 from bot.exts.games.render.answers import NOT_THIS_GAME, outdated_board_text
 from bot.exts.games.respond import tell, within_deadline
 from bot.exts.games.views import shown_game
+from bot.notice import Notice
 from bot.services import Actor, GameView, Place, Refusal, refusals
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ class ClickHandling(GamesCogBase):
     async def _click(self, interaction: Interaction, click: Click) -> None:
         if shown_game(interaction.message) != click.game_id:
             # A crafted id naming another game than the one its message shows: act on neither.
-            await tell(interaction, personal(interaction).gettext(NOT_THIS_GAME))
+            await tell(interaction, personal(interaction).gettext(NOT_THIS_GAME), Notice.REFUSAL)
             return
         place = place_of(interaction)
         user = actor_of(interaction)
@@ -63,7 +64,7 @@ class ClickHandling(GamesCogBase):
                 await self._redraw_clicked(interaction, click.game_id, error)
                 return
             # The clicked message shows an older state (its edit was lost, say): redraw it.
-            await tell(interaction, outdated_board_text(personal(interaction), error))
+            await tell(interaction, outdated_board_text(personal(interaction), error), Notice.REFUSAL)
             await self._refresh_clicked(interaction, click.game_id)
             return
         try:
@@ -104,7 +105,7 @@ class ClickHandling(GamesCogBase):
         game = await self.service.game(game_id, place_of(interaction))
         if not game.bot_to_move:
             await self.publisher.answer_click(interaction, game)
-        await tell(interaction, outdated_board_text(personal(interaction), refusal))
+        await tell(interaction, outdated_board_text(personal(interaction), refusal), Notice.REFUSAL)
 
     async def _refresh_clicked(self, interaction: Interaction, game_id: int) -> None:
         """Redraw an outdated board that someone clicked, so its buttons are current again.

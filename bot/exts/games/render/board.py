@@ -100,7 +100,8 @@ def board_text(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) ->
 
     Each fact is said once. The top says what must ping or be read aloud first (whose turn it
     is, or the result) under the size, then who plays which mark (and the bot's level). The
-    bottom, under the buttons, holds the last move in words, the turn clock and how to play.
+    bottom, under the buttons, holds the last move in words, the turn clock and, until both players have
+    moved, how to play.
     """
     title = texts.gettext("Tic-tac-toe ({size})", size=size_label(texts, game))
     top = [heading(title), status_sentence(texts, game, pieces)]
@@ -118,7 +119,8 @@ def board_text(texts: Texts, game: GameView, pieces: Pieces = UNICODE_PIECES) ->
         bottom.append(texts.gettext("Your time runs out {when}.", when=timestamp(game.deadline)))
     # Translators: the board's footer: the game's number and the number of moves played so far.
     footer = texts.gettext("Game {game} · move {number}", game=game.id, number=game.ply)
-    if game.is_active:
+    if game.is_active and game.ply <= 1:
+        # How to play, on the boards each player sees before their first move: not in every edit.
         footer += " · " + texts.gettext("Click a cell, or type /ttt move.")
     bottom.append(small_print(footer))
     return Card(colour_of(game), "\n".join(top), "\n".join(bottom), players_only(game))
