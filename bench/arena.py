@@ -2,6 +2,9 @@
 
     python -m bench.arena [--players 64] [--out bench/RESULTS-arena.md]
 
+(The same arena on Discord, through the emulator and by clicks: :mod:`bench.arena_discord`, whose
+section of the results file this one keeps.)
+
 The arena runs on SQLite (the bot's settings) in this process, as the service runs it for an
 adapter: each round's games are created in channels of their own, every game is played to its end
 by ``GameService.move`` (draws and wins in turn), and ``arena_game_over`` is called after each.
@@ -29,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.arena_discord import SECTION
 from bot.db import Database
 from bot.db.migrate import upgrade_to_head
 from bot.services import Actor, ArenaUpdate, GameService, Place, ServiceSettings
@@ -159,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     text = report(times, args.players)
     print(text)
     if args.out is not None:
-        args.out.write_text(text)
+        earlier = args.out.read_text() if args.out.exists() else ""
+        discord = earlier[earlier.index(SECTION) :] if SECTION in earlier else ""
+        args.out.write_text(text + ("\n" + discord if discord else ""))
     return 0
 
 

@@ -16,6 +16,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 RATED = ["r1", "r2", "r3", "r4"]
 UNRATED = ["u1", "u2", "u3"]
 START_THREAD = "/channels/{channel_id}/messages/{message_id}/threads"
+ADD_MEMBER = "/channels/{channel_id}/thread-members/{user_id}"
 RETRY_GUARD = 60.0
 """Failure guard for the sweep (every 5 s) to finish a round's set-up that Discord refused."""
 
@@ -74,15 +75,22 @@ async def test_a_refused_thread_is_made_by_the_sweep_and_a_player_leaves_from_th
     await round_games(emu, table.channel, "Round 2 of 2", 1)
 
 
-async def test_an_unrated_arena_leaves_the_ratings_alone(
+async def test_a_thread_whose_member_was_refused_is_reused_and_an_unrated_arena_leaves_ratings_alone(
     emu: DiscordEmulator, bot: BotUnderTest, table: Table
 ) -> None:
     hall = table.new_channel("unrated-hall")
     await answer(await table.slash("u1", "ttt arena open", where=hall, minutes=60, rated=False))
     for name in UNRATED[1:]:
         await private_answer(await table.slash(name, "ttt arena join", where=hall))
+    refused = emu.fail_next("PUT", ADD_MEMBER, status=503)
     await private_answer(await table.slash("u1", "ttt arena start", where=hall))
-    (game,) = await round_games(emu, hall, "Round 1 of 2", 1)
+    (game,) = await round_games(emu, hall, "Round 1 of 2", 1, RETRY_GUARD)
+    assert len(refused.hits) == 1
+    assert len(round_messages(emu, hall, "Round 1 of 2")) == 2, "the game's message, once"
+    assert [c.id for c in emu.world.guilds[table.guild.id].channels.values() if c.parent_id == hall.id] == [
+        game.thread.id
+    ], "the thread made before the refusal, and no other"
+    assert {game.x, game.o} <= set(game.thread.thread_members)
     await play(table, game, X_WINS)
     assert "1W 0L 0D" in await stats(table, name_of(table, game.x))
     for player in (game.x, game.o):

@@ -12,6 +12,7 @@ arena's round at a time, always from the stored state read once it has the arena
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 import logging
@@ -69,13 +70,19 @@ class ArenaPublisher:
 
     async def show(self, update: ArenaUpdate, *, shown: bool = False) -> None:
         """Show what an operation changed: the games it ended, the arena's message (unless the
-        interaction's answer ``shown`` it), and the new round's games."""
+        interaction's answer ``shown`` it), and the new round's games.
+
+        A new round is set up while the arena's message is edited, not after: its games wait for
+        nothing else (both steps log their own failures).
+        """
         for game in update.ended_games:
             await self._boards.refresh(game)
-        if not shown:
-            await self._edit_arena(update.arena, too_few=update.too_few)
+        steps = []
         if update.new_round is not None:
-            await self.set_up_round(update.arena, update.new_round)
+            steps.append(self.set_up_round(update.arena, update.new_round))
+        if not shown:
+            steps.append(self._edit_arena(update.arena, too_few=update.too_few))
+        await asyncio.gather(*steps)
 
     async def game_ended(self, game: GameView) -> None:
         """After a move, resignation or cancel ended ``game``: tell its arena, and show what follows."""
