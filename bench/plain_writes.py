@@ -7,13 +7,10 @@ share one transaction and one commit. The plain alternative gives each ``Databas
 transaction of its own: on PostgreSQL on a connection of the pool (the server groups the
 commits' flushes itself), on SQLite one at a time in the process (SQLite has one writer; waiting
 in its busy handler instead would sleep). Both keep the cache of games, so a move reads no row
-it wrote. Measured with the service benchmark's games between members (:mod:`bench.service`),
-1 and 50 at once, the two write paths taking turns round after round so that a machine that
-slows down for a while weighs on both alike.
-
-The plain variant here is for measuring only: it updates the cache before its commit, which
-the bot must not do (a rolled-back write would leave its change there); with one writer per
-game, as in this benchmark, no write is rolled back.
+it wrote (the plain one too receives a transaction's records once it has committed). Measured
+with the service benchmark's games between members (:mod:`bench.service`), 1 and 50 at once, the
+two write paths taking turns round after round so that a machine that slows down for a while
+weighs on both alike.
 """
 
 from __future__ import annotations
@@ -23,16 +20,15 @@ import asyncio
 import random
 import tempfile
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-
-from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bench.load import machine
 from bench.service import human_games, postgres_database
 from bot.db import Database
 from bot.db.database import WRITE_OPTION
+from bot.db.live_games import Batch
 from bot.db.migrate import upgrade_to_head
 from bot.db.repository import Repository
 from bot.services import EnginePool, GameService, ServiceSettings
@@ -43,18 +39,18 @@ class OneTransactionPerWrite(Database):
 
     def __init__(self, url: str) -> None:
         super().__init__(url)
-        writer = self.engine.execution_options(**{WRITE_OPTION: True})
-        self._sessions = async_sessionmaker(writer, expire_on_commit=False, autoflush=False)
-        self._one_writer = asyncio.Lock() if self.sqlite else None
+        self._plain_writer = self.engine.execution_options(**{WRITE_OPTION: True})
+        self._one_writer: AbstractAsyncContextManager[object] = nullcontext()
+        if self.sqlite:
+            self._one_writer = asyncio.Lock()
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Repository]:
-        if self._one_writer is None:
-            async with self._sessions() as session, session.begin():
-                yield Repository(session, cache=self.live_games)
-            return
-        async with self._one_writer, self._sessions() as session, session.begin():
-            yield Repository(session, cache=self.live_games)
+        transaction = Batch()
+        async with self._one_writer, self._plain_writer.connect() as connection, connection.begin():
+            yield Repository(connection, transaction, self.live_games)
+        for game in transaction.overlay.values():
+            self.live_games.put(game)
 
 
 @dataclass

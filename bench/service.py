@@ -167,7 +167,9 @@ async def baseline_moves(database: Database, seconds: float, games: int) -> tupl
         game, moves = stored[i], 0
         while running():
             async with database.write() as repo:
-                assert await repo.update_game(game, updated_at=now)
+                changed = await repo.update_game(game, updated_at=now)
+                assert changed is not None
+                game = changed
                 await repo.add_moves(game.id, [(moves, moves % 25, "X", None)], now)
             moves += 1
         return moves

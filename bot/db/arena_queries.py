@@ -1,13 +1,12 @@
 """The queries of arenas: their lobby, players, rounds and pairings. No rules: the service decides.
 
 Mixed into :class:`~bot.db.repository.Repository`, so they run in its transaction. Rows come back
-as model objects that belong to no session. None of these statements reads games, so in a write
-batch none waits for the batch's game changes to settle.
+as model objects that belong to no session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -30,20 +29,14 @@ LIVE_ARENA_STATUSES = (ArenaStatus.OPEN, ArenaStatus.RUNNING)
 class ArenaQueries:
     """Arena queries of a :class:`~bot.db.repository.Repository`, which supplies its connection."""
 
-    async def _conn(
-        self,
-        *,
-        reads_games: bool = True,
-        channel_id: int | None = None,
-        players: Collection[int] | None = None,
-    ) -> AsyncConnection:
+    async def _conn(self) -> AsyncConnection:
         raise NotImplementedError
 
     async def _write_conn(self) -> AsyncConnection:
         raise NotImplementedError
 
     async def _read(self, statement: Any) -> Sequence[Any]:
-        connection = await self._conn(reads_games=False)
+        connection = await self._conn()
         return (await connection.execute(statement)).mappings().all()
 
     # Arenas

@@ -13,9 +13,8 @@ Writes begin with ``BEGIN IMMEDIATE`` on SQLite: a transaction that reads the ga
 and then updates it takes the write lock up front, so it waits for a concurrent
 writer (busy timeout) instead of failing when its snapshot is outdated. Within one
 process, write transactions are grouped into batches that run one at a time and
-share a commit (:mod:`bot.db.live_games`), so they never poll the file lock. On
-PostgreSQL, and between processes, the repository's compare-and-set on the game's
-version decides races.
+share a commit (:mod:`bot.db.live_games`), so they never poll the file lock. Between
+processes, the repository's compare-and-set on the game's version decides races.
 """
 
 from __future__ import annotations
@@ -29,12 +28,12 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import URL, Connection, Dialect, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.db.errors import DatabaseUnavailableError
-from bot.db.live_games import CommitObserver, LiveGameCache, WriteBatches
-from bot.db.repository import Repository
+from bot.db.live_games import CommitObserver, GameCache, WriteBatches
+from bot.db.repository import PostgresRepository, Repository
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """The default busy timeout; the bot passes its ``SQLITE_BUSY_TIMEOUT_MS`` setting."""
@@ -105,10 +104,10 @@ async def _outages_as_unavailable() -> AsyncIterator[None]:
 
 
 class Database:
-    """The engine and session factories of one process; hands out repositories in transactions.
+    """The engine of one process; hands out repositories in transactions.
 
     Writes go through :class:`~bot.db.live_games.WriteBatches` (group commit, with the
-    cache of games in :attr:`live_games`); reads run on sessions of their own.
+    cache of games in :attr:`live_games`); reads run on connections of their own.
     """
 
     def __init__(
@@ -120,34 +119,27 @@ class Database:
         on_commit: CommitObserver | None = None,
     ) -> None:
         self.url = make_url(url)
-        self._on_commit = on_commit
         self.sqlite = is_sqlite(self.url)
         self.engine = create_engine(self.url, echo=echo, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
-        self._reads = async_sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
-        self._writer = self.engine.execution_options(**{WRITE_OPTION: True})
-        self.live_games = LiveGameCache()
-        self._batches: WriteBatches | None = None
-
-    @property
-    def batches(self) -> WriteBatches:
-        """The process's write batches (made on first use, inside the running event loop)."""
-        if self._batches is None:
-            self._batches = WriteBatches(self._writer, self.live_games, on_commit=self._on_commit)
-        return self._batches
+        self.live_games = GameCache()
+        writer = self.engine.execution_options(**{WRITE_OPTION: True})
+        self.batches = WriteBatches(writer, self.live_games, on_commit=on_commit)
+        self._repository = Repository if self.sqlite else PostgresRepository
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Repository]:
         """A repository in a write transaction; leaves once the transaction is committed.
 
-        The transaction may be shared with other writers (group commit). A body that
-        raises before writing leaves the others alone, and so does one whose writes still
-        wait with the batch; one that wrote and then raises rolls back the whole batch.
-        Raises :class:`DatabaseUnavailableError` when the database fails underneath or the
-        batch was rolled back, and :class:`~bot.db.errors.LostRaceError` when another writer
-        changed a game first (nothing of this writer's was kept).
+        The transaction may be shared with other writers (group commit, see
+        :mod:`bot.db.live_games`). A body that raises before writing leaves the others alone;
+        one that wrote and then raises rolls back the whole batch. Raises
+        :class:`DatabaseUnavailableError` when the database fails underneath or the batch was
+        rolled back, and :class:`~bot.db.errors.LostRaceError` when another writer changed a
+        game first (nothing of this writer's was kept).
         """
         async with _outages_as_unavailable(), self.batches.joined() as batch:
-            yield Repository(cache=self.live_games, batch=batch)
+            assert batch.connection is not None
+            yield self._repository(batch.connection, batch, self.live_games)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Repository]:
@@ -155,8 +147,8 @@ class Database:
 
         Raises :class:`DatabaseUnavailableError` when the database fails underneath.
         """
-        async with _outages_as_unavailable(), self._reads() as session:
-            yield Repository(session)
+        async with _outages_as_unavailable(), self.engine.connect() as connection:
+            yield self._repository(connection)
 
     async def ping(self) -> None:
         """Ask the database a trivial question; :class:`DatabaseUnavailableError` when it cannot answer."""
@@ -165,6 +157,5 @@ class Database:
 
     async def close(self) -> None:
         """Close every connection of the pool."""
-        if self._batches is not None:
-            await self._batches.close()
+        await self.batches.close()
         await self.engine.dispose()

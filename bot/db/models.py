@@ -1,4 +1,5 @@
-"""The tables: players, games, their moves, ratings per scope, server settings, and arenas.
+"""The tables: players, games, their moves, ratings per scope, server settings, and arenas; and
+the immutable record of a game row (:class:`GameRecord`) that the repository hands out.
 
 Discord ids (users, guilds, channels, messages) are snowflakes and need 64 bits.
 A side of a game played by the bot has no player id; the game's ``level`` says how
@@ -8,7 +9,9 @@ checks that the migrations and these models agree.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -336,3 +339,43 @@ class ArenaPairing(Base):
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
     thread_id: Mapped[int | None] = mapped_column(BigInteger)
     result: Mapped[GameResult | None] = mapped_column(_enum(GameResult, "arena_game_result"))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A ``games`` row as a value, replaced, never changed (see :class:`Game` for its columns):
+    the repository's games (:mod:`bot.db.live_games` keeps them)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    size: int
+    k: int
+    level: str | None
+    x_player_id: int | None
+    o_player_id: int | None
+    created_by: int
+    status: GameStatus
+    result: GameResult | None
+    end_reason: EndReason | None
+    board: str
+    ply: int
+    last_cell: int | None
+    deadline: datetime | None
+    message_id: int | None
+    message_channel_id: int | None
+    starter_locale: str | None
+    starter_theme: str | None
+    interactions_only: bool
+    seed: int
+    rated: bool
+    rating_weight: float
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    arena_id: int | None
+
+    def but(self, **values: Any) -> GameRecord:
+        """This record with ``values`` replaced."""
+        return dataclasses.replace(self, **values)

@@ -19,7 +19,7 @@ import functools
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
-from bot.db import Arena, ArenaPairing, ArenaPlayer, ArenaRound, Game, LostRaceError, Repository
+from bot.db import Arena, ArenaPairing, ArenaPlayer, ArenaRound, GameRecord, LostRaceError, Repository
 from bot.engine import Board
 from bot.services import metrics, refusals, rules
 from bot.services.arena import (
@@ -171,7 +171,7 @@ class Arenas:
             for pairing in await repo.arena_pairings(arena.id, arena.current_round or None):
                 game = await self._live_game(repo, pairing)
                 if game is not None:
-                    await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
+                    game = await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
                     ended.append(await core.view(repo, game))
             await self._changed(repo, arena, status=ArenaStatus.CANCELLED, updated_at=now, finished_at=now)
             return ArenaUpdate(await self._view(repo, arena), ended_games=tuple(ended))
@@ -437,7 +437,7 @@ class Arenas:
             winner = GameResult.O_WON if leaver == pairing.x_player_id else GameResult.X_WON
             game = await self._live_game(repo, pairing)
             if game is not None:
-                await end(self._core, repo, game, GameStatus.FINISHED, winner, EndReason.RESIGN, now)
+                game = await end(self._core, repo, game, GameStatus.FINISHED, winner, EndReason.RESIGN, now)
                 await repo.set_pairing_result(arena.id, pairing.round_number, pairing.board, winner)
                 return (await self._core.view(repo, game),)
             if pairing.game_id is None:
@@ -445,7 +445,7 @@ class Arenas:
         return ()
 
     @staticmethod
-    async def _live_game(repo: Repository, pairing: ArenaPairing) -> Game | None:
+    async def _live_game(repo: Repository, pairing: ArenaPairing) -> GameRecord | None:
         if pairing.game_id is None:
             return None
         game = await repo.game(pairing.game_id)

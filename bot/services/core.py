@@ -10,7 +10,7 @@ from contextvars import ContextVar
 from datetime import datetime, timedelta
 from typing import TypeVar
 
-from bot.db import Database, DatabaseUnavailableError, Game, LostRaceError, Repository
+from bot.db import Database, DatabaseUnavailableError, GameRecord, LostRaceError, Repository
 from bot.engine import Board
 from bot.services import refusals
 from bot.services.engine_pool import EnginePool
@@ -103,7 +103,7 @@ class ServiceCore:
 
     # Players and views
 
-    async def names(self, repo: Repository, game: Game) -> dict[int, str]:
+    async def names(self, repo: Repository, game: GameRecord) -> dict[int, str]:
         """Display names of the game's players, from this process's cache when it knows them.
 
         A name is display only; one changed in another process shows up here once
@@ -155,7 +155,7 @@ class ServiceCore:
     async def view(
         self,
         repo: Repository,
-        game: Game,
+        game: GameRecord,
         board: Board | None = None,
         names: Mapping[int, str] | None = None,
     ) -> GameView:
@@ -170,7 +170,7 @@ class ServiceCore:
 
     async def game_here(
         self, repo: Repository, place: Place, game_id: int | None, *, cached: bool = False
-    ) -> Game:
+    ) -> GameRecord:
         """The game a request is about: ``game_id`` (which must be in this channel) or the live one.
 
         ``cached``: this process's copy of ``game_id`` will do (see :meth:`Repository.game`).
@@ -195,7 +195,7 @@ class ServiceCore:
         except refusals.Refusal:
             return await attempt(False)
 
-    async def game_by_id(self, repo: Repository, game_id: int) -> Game:
+    async def game_by_id(self, repo: Repository, game_id: int) -> GameRecord:
         """The game ``game_id``; refuse an unknown one."""
         found = await repo.game(game_id)
         if found is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from datetime import datetime
 
-from bot.db import Game, Repository
+from bot.db import GameRecord, Repository
 from bot.engine import Board
 from bot.services import metrics, refusals, rules
 from bot.services.core import ServiceCore
@@ -22,7 +22,7 @@ from bot.states import Ended, Ending, EndReason, GameResult, GameStatus
 
 async def finishing(
     repo: Repository,
-    game: Game,
+    game: GameRecord,
     result: GameResult,
     reason: EndReason,
     now: datetime,
@@ -37,23 +37,24 @@ async def finishing(
 async def end(
     core: ServiceCore,
     repo: Repository,
-    game: Game,
+    game: GameRecord,
     status: GameStatus,
     result: GameResult | None,
     reason: EndReason,
     now: datetime,
-) -> None:
-    """End a game other than by a move (resignation, timeout, cancel, decline, expiry)."""
+) -> GameRecord:
+    """End a game other than by a move (resignation, timeout, cancel, decline, expiry); the game as ended."""
     ratings = core.settings.ratings
     if status is GameStatus.FINISHED:
         assert result is not None
         ending = await finishing(repo, game, result, reason, now, game.ply, ratings)
     else:
         ending = Ending(status, reason)
-    await repo.apply(game, Ended(ending, now))
+    game = await repo.apply(game, Ended(ending, now))
     if ending.status is GameStatus.FINISHED:
         await apply_ratings(repo, game, now, ratings)
         core.after_commit(functools.partial(metrics.game_finished, game.size, game.level))
+    return game
 
 
 class Endings:
@@ -76,7 +77,7 @@ class Endings:
             if game.status is not GameStatus.ACTIVE:
                 raise refusals.GameOver()
             winner = rules.RESULT_OF_WINNER[mine.other]
-            await end(core, repo, game, GameStatus.FINISHED, winner, EndReason.RESIGN, now)
+            game = await end(core, repo, game, GameStatus.FINISHED, winner, EndReason.RESIGN, now)
             await core.save_players(repo, now, user)
             return await core.view(repo, game)
 
@@ -93,7 +94,7 @@ class Endings:
                     raise refusals.NotAllowed()
                 if game.arena_id is not None:
                     raise refusals.ArenaGameCancel()
-            await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
+            game = await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.CANCEL, now)
             return await core.view(repo, game)
 
     async def sweep(self) -> tuple[list[GameView], list[int]]:
@@ -129,10 +130,12 @@ class Endings:
                         continue
                     board = Board.parse(game.board)
                     if game.status is GameStatus.PENDING:
-                        await end(core, repo, game, GameStatus.EXPIRED, None, EndReason.TIMEOUT, now)
+                        game = await end(core, repo, game, GameStatus.EXPIRED, None, EndReason.TIMEOUT, now)
                     else:
                         winner = rules.RESULT_OF_WINNER[board.turn.other]
-                        await end(core, repo, game, GameStatus.FINISHED, winner, EndReason.TIMEOUT, now)
+                        game = await end(
+                            core, repo, game, GameStatus.FINISHED, winner, EndReason.TIMEOUT, now
+                        )
                     view = await core.view(repo, game, board)
             except refusals.StaleBoard:
                 continue

@@ -7,13 +7,13 @@ conversation it was played in. The terminal (no place) sees its whole database.
 
 from __future__ import annotations
 
-from bot.db import Game
+from bot.db import GameRecord
 from bot.pictures import ReplayMove
 from bot.services.refusals import PlayedElsewhere, PrivateGame
 from bot.services.results import GameHistory, Place
 
 
-def visible_from(game: Game, place: Place | None, user_id: int | None) -> bool:
+def visible_from(game: GameRecord, place: Place | None, user_id: int | None) -> bool:
     """Whether a game may be looked at from ``place`` by ``user_id`` (None: from anywhere)."""
     if place is None:
         return True
@@ -24,7 +24,7 @@ def visible_from(game: Game, place: Place | None, user_id: int | None) -> bool:
     return user_id is not None and user_id in (game.x_player_id, game.o_player_id)
 
 
-def check_visible(game: Game, place: Place | None, user_id: int | None) -> None:
+def check_visible(game: GameRecord, place: Place | None, user_id: int | None) -> None:
     """Refuse a game the asker may not look at from ``place``."""
     if visible_from(game, place, user_id):
         return

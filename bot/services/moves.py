@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.db import Game, Repository
+from bot.db import GameRecord, Repository
 from bot.engine import Board, Level, Status
 from bot.services import metrics, refusals, rules
 from bot.services.core import NAME_LENGTH, ServiceCore
@@ -46,7 +46,7 @@ class BotTurn:
     level: Level
     board: Board
 
-    def stands_in(self, game: Game) -> bool:
+    def stands_in(self, game: GameRecord) -> bool:
         """Whether ``game`` still stands at this position: running, and no move played since (a new
         deadline for the bot's turn changes nothing)."""
         return game.status is GameStatus.ACTIVE and game.ply == self.board.ply
@@ -96,7 +96,7 @@ class Moves:
             names = await core.names(repo, game)
             board = rules.check_turn(game, user.user_id, expected_ply, names)
             index = rules.cell_index(cell, board)
-            after = await self.play(repo, game, board, index, user.user_id, now)
+            game, after = await self.play(repo, game, board, index, user.user_id, now)
             await core.save_players(repo, now, user, known=names)
             view = await core.view(
                 repo, game, after, {**names, user.user_id: user.display_name[:NAME_LENGTH]}
@@ -105,11 +105,17 @@ class Moves:
         return await self.after_human_turn(view, turn)
 
     async def play(
-        self, repo: Repository, game: Game, board: Board, cell: int, player_id: int | None, now: datetime
-    ) -> Board:
+        self,
+        repo: Repository,
+        game: GameRecord,
+        board: Board,
+        cell: int,
+        player_id: int | None,
+        now: datetime,
+    ) -> tuple[GameRecord, Board]:
         """Store a move and, when a table answers it, the bot's reply: one compare-and-set, one insert.
 
-        Ends the game if it is decided; returns the board as it then stands. A reply that
+        Ends the game if it is decided; returns the game and its board as they then stand. A reply that
         needs a search is left to :meth:`reply`, after the commit (see :meth:`after_human_turn`).
         """
         plays = [(board, cell, player_id)]
@@ -129,16 +135,16 @@ class Moves:
             result = GameResult.DRAW if winner is None else rules.RESULT_OF_WINNER[winner]
             reason = EndReason.FULL if winner is None else EndReason.LINE
             ending = await finishing(repo, game, result, reason, now, after.ply, self._core.settings.ratings)
-        await repo.apply(game, Moved(after.compact, after.ply, plays[-1][1], deadline, now, ending))
-        await repo.add_moves(
-            game.id, [(before.ply, move, before.turn.value, who) for before, move, who in plays], now
+        stored = [(before.ply, move, before.turn.value, who) for before, move, who in plays]
+        game = await repo.apply(
+            game, Moved(after.compact, after.ply, plays[-1][1], deadline, now, ending), stored
         )
         if ending is not None:
             await apply_ratings(repo, game, now, self._core.settings.ratings)
             self._core.after_commit(functools.partial(metrics.game_finished, game.size, game.level))
-        return after
+        return game, after
 
-    def reply_at_once(self, game: Game, board: Board) -> int | None:
+    def reply_at_once(self, game: GameRecord, board: Board) -> int | None:
         """The bot's move on ``board`` if the bot is on turn there and a table answers it, else None."""
         if game.level is None or board.is_over or rules.player_of(game, board.turn) is not None:
             return None
@@ -149,7 +155,7 @@ class Moves:
             return None
 
     @staticmethod
-    def bot_turn(game: Game, view: GameView, board: Board) -> BotTurn | None:
+    def bot_turn(game: GameRecord, view: GameView, board: Board) -> BotTurn | None:
         """The bot's turn in ``game`` as ``view`` shows it, or None when a person is to move."""
         if not view.bot_to_move or view.level is None:
             return None
@@ -212,10 +218,10 @@ class Moves:
                     log.warning(
                         "Game %s: cancelled, as the engine failed %d times in a row", game_id, failures
                     )
-                    await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.TIMEOUT, now)
+                    game = await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.TIMEOUT, now)
                 else:
                     retry = now + timedelta(seconds=core.settings.bot_retry_seconds)
-                    await repo.apply(game, Rescheduled(retry, now))
+                    game = await repo.apply(game, Rescheduled(retry, now))
                 return await core.view(repo, game)
         except refusals.StaleBoard:
             return await self._fresh_view(game_id)
@@ -243,7 +249,9 @@ class Moves:
             if game is None or game.deadline is None or game.deadline > now or not rules.bot_on_turn(game):
                 return None
             board = Board.parse(game.board)
-            await repo.apply(game, Rescheduled(now + timedelta(seconds=core.settings.bot_turn_seconds), now))
+            game = await repo.apply(
+                game, Rescheduled(now + timedelta(seconds=core.settings.bot_turn_seconds), now)
+            )
             view = await core.view(repo, game, board)
         turn = self.bot_turn(game, view, board)
         if turn is None or game_id in self._replying:
@@ -266,7 +274,7 @@ class Moves:
                 current = await core.game_by_id(repo, turn.game_id)
                 if not turn.stands_in(current):
                     return await core.view(repo, current)
-                after = await self.play(repo, current, board, cell, None, now)
+                current, after = await self.play(repo, current, board, cell, None, now)
                 return await core.view(repo, current, after)
         except refusals.StaleBoard:  # the game changed since it was read: show what won
             return await self._fresh_view(turn.game_id)

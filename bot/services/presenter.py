@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.db import Game
+from bot.db import GameRecord
 from bot.engine import Board, Level, Mark
 from bot.services.results import GameView, PlayerView
 from bot.services.rules import player_of
 from bot.states import GameStatus
 
 
-def game_view(game: Game, board: Board, names: Mapping[int, str], bot_name: str) -> GameView:
+def game_view(game: GameRecord, board: Board, names: Mapping[int, str], bot_name: str) -> GameView:
     """The view of ``game`` whose board, parsed, is ``board``; ``names`` maps its players' ids to names."""
     active = game.status is GameStatus.ACTIVE
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.db import Game, Repository
+from bot.db import GameRecord, Repository
 from bot.engine import Mark, format_cell
 from bot.services import refusals, rules
 from bot.services.core import ServiceCore
@@ -20,7 +20,7 @@ from bot.services.results import (
 from bot.services.stats import load_leaderboard, load_stats
 
 
-async def history_of(core: ServiceCore, repo: Repository, game: Game) -> GameHistory:
+async def history_of(core: ServiceCore, repo: Repository, game: GameRecord) -> GameHistory:
     """``game`` with all its moves."""
     view = await core.view(repo, game)
     moves = await repo.moves(game.id)

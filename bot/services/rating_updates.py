@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.db import GLOBAL_SCOPE, Game, Repository
+from bot.db import GLOBAL_SCOPE, GameRecord, Repository
 from bot.services.ratings import RatingRules, elo_update
 from bot.states import EndReason, GameResult
 
@@ -12,7 +12,7 @@ _SCORE_OF_X = {GameResult.X_WON: 1.0, GameResult.O_WON: 0.0, GameResult.DRAW: 0.
 
 
 async def rating_weight(
-    repo: Repository, game: Game, reason: EndReason, now: datetime, plies: int, rules: RatingRules
+    repo: Repository, game: GameRecord, reason: EndReason, now: datetime, plies: int, rules: RatingRules
 ) -> float:
     """How much a game ending now counts: 0 for bot games, aborted games, farmed pairs and the games of
     an unrated arena."""
@@ -28,7 +28,7 @@ async def rating_weight(
     return rules.pair_weight(earlier)
 
 
-async def apply_ratings(repo: Repository, game: Game, now: datetime, rules: RatingRules) -> None:
+async def apply_ratings(repo: Repository, game: GameRecord, now: datetime, rules: RatingRules) -> None:
     """Move both players' ratings, globally and in the game's server, by the finished, rated ``game``."""
     if not game.rated or game.result is None or game.x_player_id is None or game.o_player_id is None:
         return

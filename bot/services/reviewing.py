@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.db import GLOBAL_SCOPE, Game, Repository
+from bot.db import GLOBAL_SCOPE, GameRecord, Repository
 from bot.engine import Board
 from bot.pictures import (
     GLOBAL_COLOUR,
@@ -46,7 +46,7 @@ class Reviewing:
 
     async def _finished_game(
         self, repo: Repository, place: Place | None, user_id: int | None, game_id: int | None
-    ) -> Game:
+    ) -> GameRecord:
         """``game_id`` if the asker may look at it, else the asker's latest finished game visible here.
 
         From a place, a game still going on is refused (a review would coach it);

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.db import Game
+from bot.db import GameRecord
 from bot.engine import SIZES, Board, InvalidCellError, Mark, format_cell, parse_cell
 from bot.services import refusals
 from bot.states import GameResult, GameStatus
@@ -15,7 +15,7 @@ from bot.states import GameResult, GameStatus
 RESULT_OF_WINNER = {Mark.X: GameResult.X_WON, Mark.O: GameResult.O_WON}
 
 
-def mark_of(game: Game, user_id: int) -> Mark | None:
+def mark_of(game: GameRecord, user_id: int) -> Mark | None:
     """The mark ``user_id`` plays in ``game``, or None when they are not in it."""
     if game.x_player_id == user_id:
         return Mark.X
@@ -24,24 +24,24 @@ def mark_of(game: Game, user_id: int) -> Mark | None:
     return None
 
 
-def player_of(game: Game, mark: Mark) -> int | None:
+def player_of(game: GameRecord, mark: Mark) -> int | None:
     """The user who plays ``mark``; None for the bot."""
     return game.x_player_id if mark is Mark.X else game.o_player_id
 
 
-def bot_on_turn(game: Game) -> bool:
+def bot_on_turn(game: GameRecord) -> bool:
     """Whether ``game`` is running and the bot is the side to move."""
     if game.status is not GameStatus.ACTIVE or game.level is None:
         return False
     return player_of(game, Board.parse(game.board).turn) is None
 
 
-def challenged_id(game: Game) -> int | None:
+def challenged_id(game: GameRecord) -> int | None:
     """In a game between humans, the one who did not start it."""
     return game.o_player_id if game.x_player_id == game.created_by else game.x_player_id
 
 
-def played_out(game: Game) -> bool:
+def played_out(game: GameRecord) -> bool:
     """Whether ``game`` ended with a result after both sides had moved.
 
     A game resigned before both sides moved is not played out, so starting and
@@ -50,7 +50,7 @@ def played_out(game: Game) -> bool:
     return game.status is GameStatus.FINISHED and game.ply >= 2
 
 
-def busy_channel(live: Game | None) -> refusals.GameRunning:
+def busy_channel(live: GameRecord | None) -> refusals.GameRunning:
     """The refusal of a start where a game or challenge already runs."""
     if live is not None and live.status is GameStatus.PENDING:
         return refusals.ChallengeWaiting()
@@ -63,7 +63,7 @@ def check_size(size: int) -> None:
         raise refusals.BadSize()
 
 
-def check_turn(game: Game, user_id: int, expected_ply: int | None, names: Mapping[int, str]) -> Board:
+def check_turn(game: GameRecord, user_id: int, expected_ply: int | None, names: Mapping[int, str]) -> Board:
     """The board, if ``user_id`` may move now in ``game`` (and the board is the one they saw)."""
     if game.status is GameStatus.PENDING:
         raise refusals.NotStarted()

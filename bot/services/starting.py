@@ -11,7 +11,7 @@ import functools
 from dataclasses import replace
 from datetime import datetime
 
-from bot.db import Game, Repository
+from bot.db import GameRecord, Repository
 from bot.engine import Board, Level
 from bot.services import metrics, refusals, rules
 from bot.services.core import NAME_LENGTH, ServiceCore
@@ -81,7 +81,7 @@ class Starting:
             game = await self._pending_for(repo, place, user, game_id, cached=cached)
             (await core.server_rules(place.guild_id, repo)).check_may_play(place, user)
             accepted = Accepted(await core.turn_deadline(repo, game.guild_id, game.x_player_id, now), now)
-            await repo.apply(game, accepted)
+            game = await repo.apply(game, accepted)
             core.after_commit(functools.partial(metrics.game_started, game.size, game.level))
             names = await core.names(repo, game)
             await core.save_players(repo, now, user, known=names)
@@ -93,7 +93,7 @@ class Starting:
         now = core.clock()
         async with core.write() as repo:
             game = await self._pending_for(repo, place, user, game_id)
-            await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.DECLINED, now)
+            game = await end(core, repo, game, GameStatus.CANCELLED, None, EndReason.DECLINED, now)
             await core.save_players(repo, now, user)
             return await core.view(repo, game)
 
@@ -154,7 +154,7 @@ class Starting:
 
     async def _pending_for(
         self, repo: Repository, place: Place, user: Actor, game_id: int | None, *, cached: bool = False
-    ) -> Game:
+    ) -> GameRecord:
         game = await self._core.game_here(repo, place, game_id, cached=cached)
         if game.status is not GameStatus.PENDING:
             raise refusals.NotPending()
@@ -217,6 +217,6 @@ class Starting:
             core.after_commit(functools.partial(metrics.game_started, size, game.level))
         opening = self._moves.reply_at_once(game, board)
         if opening is not None:
-            board = await self._moves.play(repo, game, board, opening, None, now)
+            game, board = await self._moves.play(repo, game, board, opening, None, now)
         view = await core.view(repo, game, board)
         return view, self._moves.bot_turn(game, view, board)

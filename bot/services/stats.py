@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.db import GLOBAL_SCOPE, Game, Repository
+from bot.db import GLOBAL_SCOPE, GameRecord, Repository
 from bot.engine import Level
 from bot.services.arena_history import load_arena_record
 from bot.services.results import (
@@ -22,7 +22,7 @@ from bot.services.settings import ServiceSettings
 from bot.states import GameResult
 
 
-def outcome_for(game: Game, user_id: int) -> PlayerOutcome | None:
+def outcome_for(game: GameRecord, user_id: int) -> PlayerOutcome | None:
     """How a finished game ended for ``user_id`` (None when they did not play in it)."""
     if game.result is None:
         return None
@@ -45,7 +45,7 @@ def _add(record: Record, outcome: PlayerOutcome) -> Record:
 
 def build_stats(
     user_id: int,
-    games: Sequence[Game],
+    games: Sequence[GameRecord],
     names: Mapping[int, str],
     *,
     bot_name: str,
@@ -58,7 +58,7 @@ def build_stats(
     vs_humans = Record()
     vs_bot = {level: Record() for level in Level}
     streak = best = 0
-    played: list[tuple[Game, PlayerOutcome]] = []
+    played: list[tuple[GameRecord, PlayerOutcome]] = []
     for game in games:
         outcome = outcome_for(game, user_id)
         if outcome is None:

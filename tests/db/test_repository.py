@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db import Database, Repository
 from bot.states import GameStatus
@@ -80,8 +79,9 @@ async def test_compare_and_set_applies_one_of_two_writers_with_the_same_version(
             assert game is not None and game.version == 1
             seen.append(game)
     async with database.write() as repo:
-        assert await repo.update_game(seen[0], ply=1, board="X" + "." * 8)
-    assert seen[0].version == 2 and seen[0].ply == 1
+        changed = await repo.update_game(seen[0], ply=1, board="X" + "." * 8)
+    assert changed is not None and changed.version == 2 and changed.ply == 1
+    assert seen[0].version == 1, "a record is replaced, never changed"
     async with database.write() as repo:
         assert not await repo.update_game(seen[1], ply=1, board=".X" + "." * 7)
     async with database.read() as repo:
@@ -101,18 +101,16 @@ async def test_compare_and_set_holds_between_concurrent_postgres_transactions(
             created = await repo.add_game(**game_values(channel=99_999))
             assert created is not None
         both_read = asyncio.Barrier(2)
-        sessions = async_sessionmaker(database.engine, expire_on_commit=False)
 
         async def writer(cell: int) -> bool:
-            session: AsyncSession
-            async with sessions() as session, session.begin():
-                repo = Repository(session)
+            async with database.engine.connect() as connection, connection.begin():
+                repo = Repository(connection)
                 game = await repo.game(created.id)
                 assert game is not None and game.version == 1
                 await both_read.wait()
                 board = ["."] * 9
                 board[cell] = "X"
-                return await repo.update_game(game, ply=1, board="".join(board))
+                return await repo.update_game(game, ply=1, board="".join(board)) is not None
 
         assert sorted(await asyncio.gather(writer(0), writer(1))) == [False, True]
     finally:
