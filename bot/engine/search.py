@@ -265,10 +265,11 @@ class Searcher:
             else:
                 pending.append(cell)
         if not pending or (scores and not all_values):
-            # A win in one is the best result there is; the other moves are merely worse.
+            # A win in one is the best result there is; the other moves are merely worse. One ply
+            # was seen, which settles a win in one (none can be faster).
             for cell in pending:
                 scores[cell] = -INFINITY + 1
-            return RootResult(scores, exact, 0, self.nodes, True, set(pending))
+            return RootResult(scores, exact, 1, self.nodes, True, set(pending))
 
         won = dict(scores)
         bounded: set[int] = set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Board, Outcome, analyze
@@ -23,6 +23,7 @@ def _exact_scores(board: Board) -> dict[int, int]:
 
 @settings(max_examples=40, deadline=None)
 @given(positions(4, min_marks=6), st.integers(1, 4))
+@example(Board(size=4, x=39473, o=24782), 1)  # every move wins at once: one ply settles them
 def test_a_shallow_search_proves_only_what_is_true(board: Board, depth: int) -> None:
     if board.is_over:
         return
