@@ -41,7 +41,7 @@ LEFT = N_("(left)")
 # Translators: the alt text of an arena's cross table picture. Keep the signs + = - and X, O as they are.
 CROSS_TABLE_ALT = N_(
     "The cross table: a row per player in the order of the standings, a column per round with the side "
-    "played (X red, O blue), the opponent's row and the result (+ won, = drawn, - lost)."
+    "played (X red, O blue), the opponent's row and the result (+ won, = drawn, - lost).",
 )
 # Translators: a game of an arena's round; {board} is its number, {x} and {o} are members.
 PAIRING_LINE = N_("Game {board}: {x} plays ❌ X, {o} plays ⭕ O")
