@@ -6,6 +6,7 @@ buttons show it. Buttons are read with the bot's own custom-id parser
 from __future__ import annotations
 
 import itertools
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,14 +191,21 @@ HARD_5X5 = (
     ".O.../O..../...../...../.OXXX",
     ".X..O/X..../...../...../.XO.O",
 )
-"""5x5 positions, X to move, that the engine cannot prove within a 3 s budget with its tables cold
-(the prover gets 2.25 s of it; these need 3.5 to 4 s and about 2.5 s on a loaded 2-core machine):
-an analysis there (a hint) searches for the whole budget. Since the prover looks for pairings few
-positions of 6 marks are that hard: these are two unrelated ones and their images turned half a
-turn. Proven once, a position and its images answer from the tables its process kept, so a bot
-process may use two entries in a row (never the same position twice), not more."""
+"""5x5 positions, X to move, where an analysis (a hint) with a 3 s budget searches for the whole
+budget, taken in this order by each emulator (:func:`hard_position`): two unrelated ones, then their
+images turned half a turn. Since the prover looks for pairings, few positions of 6 marks are that
+hard, and only in this order: the first is not proven in 3 s with the tables cold, the second not
+after the first (alone, with the tables cold, it is proven in about 2 s). Proven once, a position and
+its images answer from the tables its process kept, so a bot process may use two, not more."""
 
-_next_hard = itertools.cycle(HARD_5X5)
+_hard_used: weakref.WeakKeyDictionary[DiscordEmulator, int] = weakref.WeakKeyDictionary()
+"""How many of :data:`HARD_5X5` each emulator has used."""
+
+
+def _next_hard(emu: DiscordEmulator) -> str:
+    used = _hard_used.get(emu, 0)
+    _hard_used[emu] = used + 1
+    return HARD_5X5[used % len(HARD_5X5)]
 
 
 def moves_to(position: str) -> list[int]:
@@ -209,10 +217,10 @@ def moves_to(position: str) -> list[int]:
 
 
 async def hard_position(emu: DiscordEmulator, x: str = "hinter", o: str = "helper") -> tuple[Table, Message]:
-    """A table where ``x`` and ``o`` played to the next of :data:`HARD_5X5` (``x`` to move), and its board."""
+    """A table where ``x`` and ``o`` reached ``emu``'s next :data:`HARD_5X5` (``x`` to move); its board."""
     table = Table.create(emu, x, o)
     message = await duel(table, x, o, size=5)
-    for index, cell in enumerate(moves_to(next(_next_hard))):
+    for index, cell in enumerate(moves_to(_next_hard(emu))):
         await click_cell(table, message, cell, x if index % 2 == 0 else o)
     return table, message
 
