@@ -3,7 +3,7 @@
     pip install py-spy
     python -m bench.load_profile [--bot sqlite|postgresql|baseline|sqlite-COMMIT] [--mode vs-human|vs-bot]
                                  [--games 50] [--seconds 12] [--think 0] [--wall]
-                                 [--out /tmp/ttt-profile.txt]
+                                 [--rate 200] [--out /tmp/ttt-profile.txt]
 
 Writes py-spy's collapsed stacks of the bot's threads (open them in speedscope or any
 flame graph tool) and prints the bot's CPU per interaction and the functions that were
@@ -48,6 +48,7 @@ async def profile(
     *,
     think: float = 0.0,
     gil_only: bool = True,
+    rate: int = 200,
 ) -> tuple[str, LoadResult]:
     """Play the load against the bot while ``spy`` (py-spy) records it into ``out``.
 
@@ -67,7 +68,7 @@ async def profile(
                 "--duration",
                 str(round(seconds + 2 * WARM_UP)),
                 "--rate",
-                "200",
+                str(rate),
                 "--threads",
                 "--nonblocking",
                 *(["--gil"] if gil_only else []),
@@ -102,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="sample every thread all the time (default: only the thread holding the GIL, i.e. Python CPU)",
     )
+    parser.add_argument("--rate", type=int, default=200, help="py-spy's samples per second")
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "ttt-profile.txt")
     args = parser.parse_args(argv)
     mode = Mode.VS_HUMAN if args.mode == "vs-human" else Mode.VS_BOT
@@ -111,11 +113,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     label, result = asyncio.run(
         profile(
-            spy, args.bot, mode, args.games, args.seconds, args.out, think=args.think, gil_only=not args.wall
+            spy, args.bot, mode, args.games, args.seconds, args.out, think=args.think, gil_only=not args.wall, rate=args.rate
         )
     )
     print(
-        f"{label}, {args.games} games {mode.value}: {result.per_second:.1f} interactions/s, "
+        f"{label}, {args.games} games {mode.value}: {result.interactions} interactions, "
+        f"{result.per_second:.1f} interactions/s, "
         f"bot CPU {result.cpu_ms:.1f} ms per interaction, "
         f"ack p50 {milliseconds(percentile(result.acks, 50))} ms, "
         f"p99 {milliseconds(percentile(result.acks, 99))} ms"

@@ -103,7 +103,7 @@ class TicTacToeBot(commands.Bot):
         self.click_handler: ClickHandler | None = None
         """Who does the work of a board or challenge button's click: the games cog, while it is loaded.
 
-        The buttons are registered with discord.py apart from the cog, and a click can arrive
+        The clicks are taken apart from the cog (:mod:`bot.exts.games.buttons`), and a click can arrive
         while the cog is not loaded; then this is None and the click is turned away politely.
         """
 

@@ -93,8 +93,8 @@ class InteractionGate:
     """Admits interactions to the bot's handlers, or holds, refuses or drops them, by :attr:`stage`.
 
     Every entry of an interaction into the bot asks :meth:`admit` first: the command tree's
-    ``interaction_check`` (commands and autocomplete), the buttons' ``interaction_check``,
-    and the ``on_interaction`` listener that answers unknown buttons. So an interaction that
+    ``interaction_check`` (commands and autocomplete), the arenas' buttons' ``interaction_check``,
+    and the ``on_interaction`` listener that takes the games' clicks. So an interaction that
     arrives during shutdown never reaches a command or a button, and one that arrives while
     the service opens reaches them only once it is open. Refusals are not counted as in
     flight: under steady traffic they would keep shutdown waiting forever;

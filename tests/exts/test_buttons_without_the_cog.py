@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.bot import TicTacToeBot
+from bot.bot import BUTTONS_EXTENSION, TicTacToeBot
 from bot.config import Settings
 from bot.exts.games.custom_ids import Action, Click
-from bot.exts.games.views import DYNAMIC_ITEMS
 from discord_emulator import DiscordEmulator
 from discord_emulator.fixtures import discord_py_on_emulator, emulator, running
 from tests.support.tables import private_answer
@@ -23,10 +22,10 @@ pytestmark = pytest.mark.e2e
 
 
 class BotWithButtonsOnly(TicTacToeBot):
-    """The bot with its persistent buttons registered and nothing else (no service, no cog)."""
+    """The bot with its buttons' extension loaded and nothing else (no service, no cog)."""
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.load_extension(BUTTONS_EXTENSION)
 
 
 async def test_a_click_without_the_games_cog_is_turned_away_in_the_clickers_language(

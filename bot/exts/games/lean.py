@@ -29,30 +29,46 @@ def without_defaults(payload: dict[str, Any]) -> dict[str, Any]:
     return lean
 
 
-class LeanButton(discord.ui.Button[Any]):
-    """A button sent without its default fields."""
+class LeanButton(discord.ui.Item[Any]):
+    """A button sent as its payload, written at once from its fields, without the defaults.
 
-    def to_component_dict(self) -> Any:
-        """The button's payload (see :func:`without_defaults`), written straight from its fields.
+    Not a :class:`discord.ui.Button`: a board edit writes up to 28 buttons and every click edits a
+    board, and building discord.py's button (and its component) for each cost more than the rest
+    of the board. discord.py never dispatches a click on it (it is not dispatchable, so the view
+    that holds it is not kept either): the bot's own listener reads the click's custom id
+    (:mod:`bot.exts.games.buttons`). The payload is the one discord.py writes for a button of the
+    same fields, in the same order, less :data:`DEFAULTS`.
+    """
 
-        A board edit writes up to 28 buttons, and every click edits a board: building the payload
-        at once, in discord.py's order of fields, costs a fifth of taking discord.py's and leaving
-        the defaults out.
-        """
-        payload: dict[str, Any] = {"type": discord.ComponentType.button.value, "style": self.style.value}
-        if self.disabled:
+    def __init__(
+        self,
+        *,
+        label: str,
+        custom_id: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        emoji: discord.PartialEmoji | None = None,
+    ) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]  # discord.py leaves it without type hints
+        self.custom_id = custom_id
+        payload: dict[str, Any] = {"type": discord.ComponentType.button.value, "style": style.value}
+        if disabled:
             payload["disabled"] = True
-        if self.id is not None:
-            payload["id"] = self.id
-        if self.sku_id:
-            payload["sku_id"] = str(self.sku_id)
-        for key, value in (("label", self.label), ("custom_id", self.custom_id), ("url", self.url)):
-            if value:
-                payload[key] = value
-        emoji = self.emoji
+        if label:
+            payload["label"] = label
+        payload["custom_id"] = custom_id
         if emoji is not None:
             payload["emoji"] = _emoji(emoji)
-        return payload
+        self.payload = payload
+
+    @property
+    def type(self) -> discord.ComponentType:
+        """A button."""
+        return discord.ComponentType.button
+
+    def to_component_dict(self) -> dict[str, Any]:
+        """The button's payload."""
+        return self.payload
 
 
 def _emoji(emoji: discord.PartialEmoji) -> dict[str, Any]:

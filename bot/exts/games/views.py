@@ -1,141 +1,42 @@
-"""Persistent buttons and the Components V2 layouts that hold them: the board (its grid, and Resign and
-Hint, or Rematch, Review and Replay) and a challenge (Accept and Decline).
+"""The Components V2 layouts of a game's message and their buttons: the board (its grid, and Resign
+and Hint, or Rematch, Review and Replay) and a challenge (Accept and Decline).
 
-Every button is a :class:`discord.ui.DynamicItem` whose custom id (see
-:mod:`bot.exts.games.custom_ids`) carries what a click needs to find its game in the
-database. The classes are registered once at start-up, so a click on a message posted
-before a restart is still understood.
-
-A click is parsed into a :class:`Click` and handed to the bot's click handler
-(:attr:`bot.bot.TicTacToeBot.click_handler`, which the games cog sets while it is loaded);
-these classes only translate.
+Every button's custom id (see :mod:`bot.exts.games.custom_ids`) carries what a click needs to find
+its game in the database, so a click on a message posted before a restart is still understood.
+The buttons are lean ones (:class:`~bot.exts.games.lean.LeanButton`) that discord.py does not
+dispatch: the bot's listener (:mod:`bot.exts.games.buttons`) reads the click's custom id, checks
+that the clicked message has that button, and hands the :class:`Click` to the bot's click handler.
+discord.py's persistent ``DynamicItem`` buttons would rebuild the clicked message as a view on
+every click to find the button, which cost more than the rest of the click's handling outside
+the store.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Self, cast
+from typing import Any
 
 import discord
 
-from bot.bot import Interaction, TicTacToeBot
-from bot.exts.games.custom_ids import (
-    CELL_TEMPLATE,
-    CONTROL_TEMPLATE,
-    Action,
-    Click,
-    cell_click,
-    control_click,
-    game_of,
-)
+from bot.exts.games.custom_ids import Action, Click, game_of
 from bot.exts.games.lean import LeanButton, LeanContainer, LeanSeparator
-from bot.exts.games.render.answers import UNAVAILABLE
 from bot.exts.games.render.board import board_text, button_label, challenge_text
 from bot.exts.games.render.common import Card
 from bot.exts.games.render.pieces import UNICODE_PIECES, Pieces
-from bot.i18n import Texts, texts_for_locale
-from bot.notice import Notice, notice_view
+from bot.i18n import Texts
 from bot.services import GameStatus
 from bot.services.results import GameView
 
-
-async def _admitted(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the bot's gate lets the click through (see :mod:`bot.shutdown`)."""
-    client = interaction.client
-    return await client.gate.admit(interaction) if isinstance(client, TicTacToeBot) else True
-
-
-async def _hand_over(interaction: discord.Interaction[Any], click: Click) -> None:
-    """Give the click to the bot's click handler (discord.py types a dynamic item's interaction loosely)."""
-    client = interaction.client
-    handler = client.click_handler if isinstance(client, TicTacToeBot) else None
-    if handler is not None:
-        await handler(cast(Interaction, interaction), click)
-    elif not interaction.response.is_done():
-        texts = texts_for_locale(interaction.locale.value)
-        await interaction.response.send_message(
-            view=notice_view(texts.gettext(UNAVAILABLE), Notice.OUTAGE), ephemeral=True
-        )
-
-
-class CellButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=CELL_TEMPLATE,
-):
-    """One cell of the board; its row in the message is its row on the board."""
-
-    def __init__(
-        self,
-        click: Click,
-        *,
-        label: str,
-        style: discord.ButtonStyle,
-        disabled: bool,
-        row: int,
-        emoji: discord.PartialEmoji | None = None,
-    ) -> None:
-        self.click = click
-        button = LeanButton(
-            label=label, style=style, disabled=disabled, custom_id=click.custom_id, emoji=emoji
-        )
-        super().__init__(button, row=row)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        """The button of a clicked cell, from its custom id (discord.py's persistent items)."""
-        return cls(cell_click(match), label="?", style=discord.ButtonStyle.secondary, disabled=False, row=0)
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """Only a click the bot's gate admits is handled."""
-        return await _admitted(interaction)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Give the click to the games cog."""
-        await _hand_over(interaction, self.click)
-
-
-class ControlButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=CONTROL_TEMPLATE,
-):
-    """Resign, Hint, Rematch, Review, Replay, Accept or Decline: an action on the whole game."""
-
-    STYLES: ClassVar[dict[Action, discord.ButtonStyle]] = {
-        Action.RESIGN: discord.ButtonStyle.danger,
-        Action.REMATCH: discord.ButtonStyle.primary,
-        Action.ACCEPT: discord.ButtonStyle.success,
-        Action.DECLINE: discord.ButtonStyle.danger,
-        Action.REVIEW: discord.ButtonStyle.secondary,
-        Action.HINT: discord.ButtonStyle.secondary,
-        Action.REPLAY: discord.ButtonStyle.secondary,
-    }
-
-    def __init__(self, click: Click, *, label: str, row: int) -> None:
-        self.click = click
-        style = self.STYLES[click.action]
-        button = LeanButton(label=label, style=style, custom_id=click.custom_id)
-        super().__init__(button, row=row)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        """The clicked control button, from its custom id (discord.py's persistent items)."""
-        return cls(control_click(match), label="?", row=0)
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """Only a click the bot's gate admits is handled."""
-        return await _admitted(interaction)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Give the click to the games cog."""
-        await _hand_over(interaction, self.click)
-
-
-DYNAMIC_ITEMS: tuple[type[CellButton] | type[ControlButton], ...] = (CellButton, ControlButton)
+CONTROL_STYLES: dict[Action, discord.ButtonStyle] = {
+    Action.RESIGN: discord.ButtonStyle.danger,
+    Action.REMATCH: discord.ButtonStyle.primary,
+    Action.ACCEPT: discord.ButtonStyle.success,
+    Action.DECLINE: discord.ButtonStyle.danger,
+    Action.REVIEW: discord.ButtonStyle.secondary,
+    Action.HINT: discord.ButtonStyle.secondary,
+    Action.REPLAY: discord.ButtonStyle.secondary,
+}
+"""The style of each button that acts on the whole game."""
 
 LAST_MOVE_SIGN = "•"
 """After the last move's cell name, so it stands out without colour too."""
@@ -186,11 +87,12 @@ def _cell_look(game: GameView, cell: int) -> tuple[discord.ButtonStyle, str]:
     return discord.ButtonStyle.secondary, name
 
 
-def _control(texts: Texts, click: Click) -> ControlButton:
-    return ControlButton(click, label=button_label(texts, click.action), row=0)
+def _control(texts: Texts, click: Click) -> LeanButton:
+    label = button_label(texts, click.action)
+    return LeanButton(label=label, custom_id=click.custom_id, style=CONTROL_STYLES[click.action])
 
 
-def _controls(game: GameView, texts: Texts) -> list[ControlButton]:
+def _controls(game: GameView, texts: Texts) -> list[LeanButton]:
     """Resign and Hint while the game runs; Rematch, Review and Replay once it is finished."""
     actions: tuple[Action, ...] = ()
     if game.is_active:
@@ -200,7 +102,7 @@ def _controls(game: GameView, texts: Texts) -> list[ControlButton]:
     return [_control(texts, Click(action, game.id)) for action in actions]
 
 
-def _row(items: list[CellButton] | list[ControlButton]) -> discord.ui.ActionRow[discord.ui.LayoutView]:
+def _row(items: Sequence[LeanButton]) -> discord.ui.ActionRow[discord.ui.LayoutView]:
     row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
     for item in items:
         row.add_item(item)
@@ -210,7 +112,7 @@ def _row(items: list[CellButton] | list[ControlButton]) -> discord.ui.ActionRow[
 def card_view(
     card: Card,
     rows: Sequence[discord.ui.ActionRow[discord.ui.LayoutView]] = (),
-    controls: Sequence[ControlButton] = (),
+    controls: Sequence[LeanButton] = (),
 ) -> discord.ui.LayoutView:
     """A Components V2 message: one container in the card's colour with its top text (and picture),
     the rows of buttons, a separator and the controls, then its bottom text."""
@@ -242,17 +144,17 @@ def board_view(
     runs. The last move is blue and marked •, a winning line green and marked ★.
     """
     legal = set(game.legal_moves)
-    grid: list[CellButton] = []
+    active = game.is_active
+    grid: list[LeanButton] = []
     for cell, mark in enumerate(game.cells):
         style, label = _cell_look(game, cell)
         grid.append(
-            CellButton(
-                Click(Action.CELL, game.id, game.ply, cell),
+            LeanButton(
                 label=label,
-                emoji=None if mark is None else pieces.of(mark),
+                custom_id=Click(Action.CELL, game.id, game.ply, cell).custom_id,
                 style=style,
-                disabled=not (game.is_active and cell in legal),
-                row=0,
+                disabled=not (active and cell in legal),
+                emoji=None if mark is None else pieces.of(mark),
             )
         )
     rows = [_row(grid[start : start + game.size]) for start in range(0, len(grid), game.size)]
