@@ -113,7 +113,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     label, result = asyncio.run(
         profile(
-            spy, args.bot, mode, args.games, args.seconds, args.out, think=args.think, gil_only=not args.wall, rate=args.rate
+            spy,
+            args.bot,
+            mode,
+            args.games,
+            args.seconds,
+            args.out,
+            think=args.think,
+            gil_only=not args.wall,
+            rate=args.rate,
         )
     )
     print(
