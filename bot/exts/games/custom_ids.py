@@ -7,8 +7,9 @@ service refuse a click on a board that has moved on since it was drawn. A cell's
 because a board carries up to 25 of them in every edit; boards drawn before it was shortened say
 ``ttt:cell:<game>:<ply>:<cell>``, which is still understood.
 
-:data:`CELL_TEMPLATE` and :data:`CONTROL_TEMPLATE` are the templates of the persistent
-buttons (:mod:`bot.exts.games.views`); :func:`parse_custom_id` reads an id with them.
+:data:`CELL_TEMPLATE` and :data:`CONTROL_TEMPLATE` are the patterns of the game's buttons' ids
+(:mod:`bot.exts.games.views`); :func:`parse_custom_id` reads a clicked id with them
+(:mod:`bot.exts.games.buttons`).
 Nothing here talks to Discord.
 """
 
