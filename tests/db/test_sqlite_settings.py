@@ -78,7 +78,7 @@ async def test_a_write_gives_up_after_the_busy_timeout(tmp_path: Path) -> None:
 
 async def _store_player(database: Database, user_id: int, name: str) -> None:
     async with database.write() as repo:
-        await repo.save_player(user_id, name, datetime.now(UTC))
+        await repo.save_players([(user_id, name)], datetime.now(UTC))
 
 
 async def test_writes_take_the_write_lock_up_front_and_reads_do_not(tmp_path: Path) -> None:
