@@ -1,6 +1,6 @@
 """Persistence: SQLAlchemy models, the repository (every query), engine set-up and migrations."""
 
-from bot.db.database import Database, create_engine, is_sqlite
+from bot.db.database import Database, create_engine
 from bot.db.errors import DatabaseUnavailableError, LostRaceError
 from bot.db.models import GLOBAL_SCOPE, GameRecord
 from bot.db.repository import Repository
@@ -13,5 +13,4 @@ __all__ = [
     "LostRaceError",
     "Repository",
     "create_engine",
-    "is_sqlite",
 ]
