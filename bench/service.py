@@ -49,7 +49,7 @@ from bot.db import Database
 from bot.db.migrate import upgrade_to_head
 from bot.engine import Level
 from bot.services import Actor, EnginePool, First, GameService, Place, Refusal, ServiceSettings
-from bot.states import GameStatus
+from bot.states import GameStatus, Moved
 
 DRAW = ["b2", "a1", "c1", "a3", "a2", "c2", "b3", "b1", "c3"]
 POSTGRES_DEFAULT = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -141,7 +141,7 @@ async def baseline_moves(database: Database, seconds: float, games: int) -> tupl
     now = datetime.now(UTC)
     async with database.write() as repo:
         for i in range(games):
-            await repo.save_player(player(5000 + i).user_id, "Baseline", now)
+            await repo.save_players([(player(5000 + i).user_id, "Baseline")], now)
         stored = []
         for i in range(games):
             game = await repo.add_game(
@@ -167,10 +167,8 @@ async def baseline_moves(database: Database, seconds: float, games: int) -> tupl
         game, moves = stored[i], 0
         while running():
             async with database.write() as repo:
-                changed = await repo.update_game(game, updated_at=now)
-                assert changed is not None
-                game = changed
-                await repo.add_moves(game.id, [(moves, moves % 25, "X", None)], now)
+                moved = Moved(game.board, moves + 1, moves % 25, None, now)
+                game = await repo.apply(game, moved, [(moves, moves % 25, "X", None)])
             moves += 1
         return moves
 

@@ -29,21 +29,19 @@ LIVE_ARENA_STATUSES = (ArenaStatus.OPEN, ArenaStatus.RUNNING)
 class ArenaQueries:
     """Arena queries of a :class:`~bot.db.repository.Repository`, which supplies its connection."""
 
-    async def _conn(self) -> AsyncConnection:
-        raise NotImplementedError
+    _connection: AsyncConnection
 
-    async def _write_conn(self) -> AsyncConnection:
+    def _write_conn(self) -> AsyncConnection:
         raise NotImplementedError
 
     async def _read(self, statement: Any) -> Sequence[Any]:
-        connection = await self._conn()
-        return (await connection.execute(statement)).mappings().all()
+        return (await self._connection.execute(statement)).mappings().all()
 
     # Arenas
 
     async def add_arena(self, **values: Any) -> Arena | None:
         """Insert an arena; None when its channel already has a live one (nothing is then written)."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         statement = sql.dialect_insert(connection.dialect.name, ARENAS).on_conflict_do_nothing()
         rows = (await connection.execute(statement.returning(*ARENAS.columns), values)).mappings().all()
         return Arena(**rows[0]) if rows else None
@@ -112,7 +110,7 @@ class ArenaQueries:
         On success the version goes up by one and ``arena`` shows the new values; False when
         another writer changed the arena first (nothing is then written).
         """
-        connection = await self._write_conn()
+        connection = self._write_conn()
         changes = {**values, "version": arena.version + 1}
         result = await connection.execute(
             update(ARENAS).where(ARENAS.c.id == arena.id, ARENAS.c.version == arena.version).values(**changes)
@@ -136,7 +134,7 @@ class ArenaQueries:
 
     async def add_arena_player(self, arena_id: int, player_id: int, now: datetime) -> bool:
         """Add a player, seeded after everyone there; False when they are in the arena already."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         next_seed = (
             select(func.coalesce(func.max(ARENA_PLAYERS.c.seed), 0) + 1)
             .where(ARENA_PLAYERS.c.arena_id == arena_id)
@@ -150,7 +148,7 @@ class ArenaQueries:
 
     async def remove_arena_player(self, arena_id: int, player_id: int) -> bool:
         """Take a player out of the arena's list; False when they were not in it."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         result = await connection.execute(
             delete(ARENA_PLAYERS).where(
                 ARENA_PLAYERS.c.arena_id == arena_id, ARENA_PLAYERS.c.player_id == player_id
@@ -160,7 +158,7 @@ class ArenaQueries:
 
     async def set_arena_player_left(self, arena_id: int, player_id: int, left_after: int) -> bool:
         """Note that a player left after round ``left_after``; False when not in it, or gone already."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         result = await connection.execute(
             update(ARENA_PLAYERS)
             .where(
@@ -183,7 +181,7 @@ class ArenaQueries:
         now: datetime,
     ) -> bool:
         """Store round ``number`` and its ``pairings`` (X, O) in board order; False if stored already."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         insert_round = sql.dialect_insert(connection.dialect.name, ARENA_ROUNDS).values(
             arena_id=arena_id, number=number, bye_player_id=bye_player_id, created_at=now
         )
@@ -222,7 +220,7 @@ class ArenaQueries:
 
     async def set_arena_round_message(self, arena_id: int, number: int, message_id: int) -> None:
         """Note the message the round's threads hang from."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         await connection.execute(
             update(ARENA_ROUNDS)
             .where(ARENA_ROUNDS.c.arena_id == arena_id, ARENA_ROUNDS.c.number == number)
@@ -231,7 +229,7 @@ class ArenaQueries:
 
     async def finish_arena_round(self, arena_id: int, number: int, now: datetime) -> bool:
         """Note that the round is over; False when it was noted already (or is not stored)."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         result = await connection.execute(
             update(ARENA_ROUNDS)
             .where(
@@ -247,7 +245,7 @@ class ArenaQueries:
         self, arena_id: int, round_number: int, board: int, game_id: int, thread_id: int | None
     ) -> bool:
         """Note the game (and its thread) of a pairing; False when it has one already."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         result = await connection.execute(
             update(ARENA_PAIRINGS)
             .where(*_pairing_key(arena_id, round_number, board), ARENA_PAIRINGS.c.game_id.is_(None))
@@ -258,7 +256,7 @@ class ArenaQueries:
     async def set_pairing_thread(self, arena_id: int, round_number: int, board: int, thread_id: int) -> bool:
         """Note the thread made (or about to be made) for a pairing that has no game yet; False when
         it has its game already."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         result = await connection.execute(
             update(ARENA_PAIRINGS)
             .where(*_pairing_key(arena_id, round_number, board), ARENA_PAIRINGS.c.game_id.is_(None))
@@ -270,7 +268,7 @@ class ArenaQueries:
         self, arena_id: int, round_number: int, board: int, result: GameResult
     ) -> bool:
         """Note how a pairing's game ended; False when it has a result already."""
-        connection = await self._write_conn()
+        connection = self._write_conn()
         changed = await connection.execute(
             update(ARENA_PAIRINGS)
             .where(*_pairing_key(arena_id, round_number, board), ARENA_PAIRINGS.c.result.is_(None))

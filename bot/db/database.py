@@ -43,16 +43,11 @@ WRITE_OPTION = "ttt_write"
 write lock at once (a deferred transaction that reads, then writes, can fail to upgrade its lock)."""
 
 
-def is_sqlite(url: str | URL) -> bool:
-    """Whether ``url`` names a SQLite database."""
-    return make_url(url).get_backend_name() == "sqlite"
-
-
 def create_engine(
     url: str | URL, *, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS, **kwargs: Any
 ) -> AsyncEngine:
     """An async engine for ``url``; on SQLite every connection gets the bot's pragmas."""
-    if not is_sqlite(url):
+    if make_url(url).get_backend_name() != "sqlite":
         return create_async_engine(url, **kwargs)
     # Transactions are begun by the "begin" hook below, not by the driver's implicit BEGIN.
     engine = create_async_engine(url, connect_args={"isolation_level": None}, **kwargs)
@@ -119,7 +114,7 @@ class Database:
         on_commit: CommitObserver | None = None,
     ) -> None:
         self.url = make_url(url)
-        self.sqlite = is_sqlite(self.url)
+        self.sqlite = self.url.get_backend_name() == "sqlite"
         self.engine = create_engine(self.url, echo=echo, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
         self.live_games = GameCache()
         writer = self.engine.execution_options(**{WRITE_OPTION: True})

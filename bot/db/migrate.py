@@ -20,7 +20,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import pool, text
 from sqlalchemy.engine import URL, Connection, make_url
 
-from bot.db.database import SQLITE_BUSY_TIMEOUT_MS, create_engine
+from bot.db.database import SQLITE_BUSY_TIMEOUT_MS, WRITE_OPTION, create_engine
 from bot.db.migration_files import migrations_dir
 
 T = TypeVar("T")
@@ -57,16 +57,13 @@ def _stored_revision(connection: Connection) -> str | None:
 
 
 async def _in_transaction(
-    database_url: str | URL,
-    work: Callable[[Connection], T],
-    sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+    database_url: str | URL, work: Callable[[Connection], T], busy_timeout_ms: int, writes: bool
 ) -> T:
-    """Run ``work`` on a connection of its own to ``database_url``, in one committed transaction."""
-    engine = create_engine(
-        database_url, poolclass=pool.NullPool, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms
-    )
+    """Run ``work`` on a connection of its own to ``database_url``, in one committed transaction. One
+    that ``writes`` waits for SQLite's write lock as it begins: once it has read, it could not wait."""
+    engine = create_engine(database_url, poolclass=pool.NullPool, sqlite_busy_timeout_ms=busy_timeout_ms)
     try:
-        async with engine.begin() as connection:
+        async with engine.execution_options(**{WRITE_OPTION: writes}).begin() as connection:
             return await connection.run_sync(work)
     finally:
         await engine.dispose()
@@ -74,7 +71,7 @@ async def _in_transaction(
 
 async def current_revision(database_url: str | URL) -> str | None:
     """The revision the database is at, or None before the first migration."""
-    return await _in_transaction(database_url, _stored_revision)
+    return await _in_transaction(database_url, _stored_revision, SQLITE_BUSY_TIMEOUT_MS, writes=False)
 
 
 async def upgrade_to_head(
@@ -97,4 +94,4 @@ async def upgrade_to_head(
             command.upgrade(config, "head")
         return Upgrade(before, _stored_revision(connection))
 
-    return await _in_transaction(database_url, migrate, sqlite_busy_timeout_ms)
+    return await _in_transaction(database_url, migrate, sqlite_busy_timeout_ms, writes=True)

@@ -47,10 +47,7 @@ class Repository(ArenaQueries):
         self._cache = cache
         self._dialect = connection.dialect.name
 
-    async def _conn(self) -> AsyncConnection:
-        return self._connection
-
-    async def _write_conn(self) -> AsyncConnection:
+    def _write_conn(self) -> AsyncConnection:
         """The connection, for a statement that writes: in a batch, a failure after it fails the batch."""
         if self._batch is not None:
             self._batch.writes += 1
@@ -79,10 +76,6 @@ class Repository(ArenaQueries):
         return self._batch.overlay.get(game_id) or self._cache.get(game_id)
 
     # Players
-
-    async def save_player(self, user_id: int, display_name: str, now: datetime) -> None:
-        """Insert the player, or update their last known display name."""
-        await self.save_players([(user_id, display_name)], now)
 
     async def save_players(self, players: Sequence[tuple[int, str]], now: datetime) -> None:
         """Insert each ``(user_id, display_name)``, or update the stored name. Not a write of the
@@ -124,36 +117,22 @@ class Repository(ArenaQueries):
         nothing is then written, and the transaction goes on."""
         game = await self._game(sql.insert_game(self._dialect), values)
         if game is not None:
-            await self._write_conn()
+            self._write_conn()
         return game
-
-    async def update_game(self, game: GameRecord, **values: Any) -> GameRecord | None:
-        """Compare-and-set ``values`` on ``game``: the record as changed (its version one up), or None
-        when another writer changed the game first (nothing written; the game leaves the cache)."""
-        return await self._changed(game, values, [])
 
     async def apply(self, game: GameRecord, transition: Transition, moves: Sequence[Move] = ()) -> GameRecord:
         """Compare-and-set ``transition`` on ``game`` and insert its ``moves`` (each ``(ply, cell,
         mark, player_id)``, played at the change's ``updated_at``) if it applied: the game as changed,
         or :class:`~bot.db.errors.LostRaceError` when another writer changed it first."""
-        values = columns(transition)
+        values = columns(transition) | {"version": game.version + 1}
         rows = [_move_row(game.id, move, values["updated_at"]) for move in moves]
-        changed = await self._changed(game, values, rows)
-        if changed is None:
-            raise LostRaceError(f"game {game.id} was changed by another writer")
-        return changed
-
-    async def _changed(
-        self, game: GameRecord, values: dict[str, Any], moves: list[dict[str, Any]]
-    ) -> GameRecord | None:
-        values["version"] = game.version + 1
         parameters = {**values, "_id": game.id, "_expected": game.version}
-        if not await self._set(tuple(sorted(values)), parameters, moves):
+        if not await self._set(tuple(sorted(values)), parameters, rows):
             if self._batch is not None and self._cache is not None:
                 self._batch.overlay.pop(game.id, None)
                 self._cache.drop(game.id)
-            return None
-        await self._write_conn()
+            raise LostRaceError(f"game {game.id} was changed by another writer")
+        self._write_conn()
         return self._keep(game.but(**values))
 
     async def _set(
@@ -171,7 +150,7 @@ class Repository(ArenaQueries):
         values = {"_id": game_id, "message_channel_id": channel_id, "message_id": message_id}
         if not await self._rows(sql.SET_MESSAGE, values):
             return False
-        await self._write_conn()
+        self._write_conn()
         known = self._known(game_id)
         if known is not None:
             self._keep(known.but(message_channel_id=channel_id, message_id=message_id))
@@ -235,11 +214,6 @@ class Repository(ArenaQueries):
 
     # Moves
 
-    async def add_moves(self, game_id: int, moves: Sequence[Move], played_at: datetime) -> None:
-        """Insert consecutive moves of a game, each ``(ply, cell, mark, player_id)``."""
-        rows = [_move_row(game_id, move, played_at) for move in moves]
-        await (await self._write_conn()).execute(sql.MOVES.insert(), rows)
-
     async def moves(self, game_id: int) -> Sequence[models.Move]:
         """The moves of game ``game_id`` in ply order."""
         moves = sql.MOVES.c
@@ -261,7 +235,7 @@ class Repository(ArenaQueries):
             for scope in sorted(set(scopes))
             for player_id in sorted(set(player_ids))
         ]
-        await (await self._write_conn()).execute(sql.insert_or_ignore(self._dialect, sql.RATINGS), rows)
+        await self._write_conn().execute(sql.insert_or_ignore(self._dialect, sql.RATINGS), rows)
         wanted = {"players": list(player_ids), "scopes": list(scopes)}
         return {(r.player_id, r.scope): r for r in await self._models(Rating, sql.RATINGS_FOR_UPDATE, wanted)}
 
@@ -283,7 +257,7 @@ class Repository(ArenaQueries):
             {"player_id": p, "scope": scope, "game_id": game_id, "rating": rating, "played_at": played_at}
             for p, scope, rating in changes
         ]
-        connection = await self._write_conn()
+        connection = self._write_conn()
         if new:
             await connection.execute(sql.UPDATE_RATING, new)
         if recorded:
@@ -333,18 +307,7 @@ class Repository(ArenaQueries):
     async def store_review(self, game_id: int, moves: str, now: datetime) -> None:
         """Keep a game's review; a review another process stored first stays."""
         statement = sql.insert_or_ignore(self._dialect, sql.REVIEWS)
-        await (await self._write_conn()).execute(
-            statement, {"game_id": game_id, "moves": moves, "created_at": now}
-        )
-
-    async def server_language(self, guild_id: int) -> str | None:
-        """The language a server chose for its public messages; None when it never chose, or chose auto."""
-        settings = await self.server_settings(guild_id)
-        return None if settings is None else settings.language
-
-    async def set_server_language(self, guild_id: int, language: str | None, now: datetime) -> None:
-        """Set (None: clear) the language of the server ``guild_id``."""
-        await self.update_server_settings(guild_id, {"language": language}, now)
+        await self._write_conn().execute(statement, {"game_id": game_id, "moves": moves, "created_at": now})
 
     async def server_settings(self, guild_id: int) -> ServerSettings | None:
         """The server's stored settings (a copy that belongs to no session); None when it never chose any."""
@@ -370,18 +333,18 @@ class Repository(ArenaQueries):
         statement = statement.on_conflict_do_update(
             index_elements=[sql.SERVER_SETTINGS.c.guild_id], set_=changes
         )
-        await (await self._write_conn()).execute(statement)
+        await self._write_conn().execute(statement)
 
     async def add_server_channel(self, guild_id: int, channel_id: int) -> None:
         """Allow games in ``channel_id`` (nothing happens when it is allowed already)."""
         statement = sql.insert_or_ignore(self._dialect, sql.SERVER_CHANNELS)
-        await (await self._write_conn()).execute(statement, {"guild_id": guild_id, "channel_id": channel_id})
+        await self._write_conn().execute(statement, {"guild_id": guild_id, "channel_id": channel_id})
 
     async def remove_server_channel(self, guild_id: int, channel_id: int) -> None:
         """Take ``channel_id`` off the server's channels for games."""
         c = sql.SERVER_CHANNELS.c
         statement = delete(sql.SERVER_CHANNELS).where(c.guild_id == guild_id, c.channel_id == channel_id)
-        await (await self._write_conn()).execute(statement)
+        await self._write_conn().execute(statement)
 
 
 class PostgresRepository(Repository):

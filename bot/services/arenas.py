@@ -19,7 +19,8 @@ import functools
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
-from bot.db import Arena, ArenaPairing, ArenaPlayer, ArenaRound, GameRecord, LostRaceError, Repository
+from bot.db import GameRecord, LostRaceError, Repository
+from bot.db.models import Arena, ArenaPairing, ArenaPlayer, ArenaRound
 from bot.engine import Board
 from bot.services import metrics, refusals, rules
 from bot.services.arena import (

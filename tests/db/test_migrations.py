@@ -7,8 +7,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 
-from bot.db import Base, create_engine
+from bot.db import create_engine
 from bot.db.migrate import current_revision, head_revision, upgrade_to_head
+from bot.db.models import Base
 from tests.db.migrations import downgrade_to
 
 

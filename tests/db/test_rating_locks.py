@@ -12,7 +12,8 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy import text
 
-from bot.db import GLOBAL_SCOPE, Database, Rating
+from bot.db import GLOBAL_SCOPE, Database
+from bot.db.models import Rating
 from tests.db.test_repository import NOW
 
 pytestmark = pytest.mark.postgres

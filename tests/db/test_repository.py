@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database, Repository
-from bot.states import GameStatus
+from bot.db import Database, LostRaceError, Repository
+from bot.states import Ended, Ending, EndReason, GameStatus, Moved
 
 NOW = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 CHANNEL = 42
@@ -43,7 +43,7 @@ def game_values(
 async def database(database_url: str) -> Any:
     db = Database(database_url)
     async with db.write() as repo:
-        await repo.save_player(PLAYER, "Seven", NOW)
+        await repo.save_players([(PLAYER, "Seven")], NOW)
     yield db
     await db.close()
 
@@ -60,7 +60,7 @@ async def test_one_live_game_per_channel_is_kept_by_the_database(database: Datab
     async with database.write() as repo:
         game = await repo.game(first.id)
         assert game is not None
-        assert await repo.update_game(game, status=GameStatus.CANCELLED)
+        await repo.apply(game, Ended(Ending(GameStatus.CANCELLED, EndReason.CANCEL), NOW))
     async with database.write() as repo:
         assert await repo.add_game(**game_values()) is not None
     async with database.read() as repo:
@@ -79,11 +79,12 @@ async def test_compare_and_set_applies_one_of_two_writers_with_the_same_version(
             assert game is not None and game.version == 1
             seen.append(game)
     async with database.write() as repo:
-        changed = await repo.update_game(seen[0], ply=1, board="X" + "." * 8)
-    assert changed is not None and changed.version == 2 and changed.ply == 1
+        changed = await repo.apply(seen[0], Moved("X" + "." * 8, 1, 0, None, NOW))
+    assert changed.version == 2 and changed.ply == 1
     assert seen[0].version == 1, "a record is replaced, never changed"
-    async with database.write() as repo:
-        assert not await repo.update_game(seen[1], ply=1, board=".X" + "." * 7)
+    with pytest.raises(LostRaceError):
+        async with database.write() as repo:
+            await repo.apply(seen[1], Moved(".X" + "." * 7, 1, 1, None, NOW))
     async with database.read() as repo:
         stored = await repo.game(created.id)
         assert stored is not None and stored.board == "X" + "." * 8 and stored.version == 2
@@ -97,7 +98,7 @@ async def test_compare_and_set_holds_between_concurrent_postgres_transactions(
     database = Database(postgres_session_url)
     try:
         async with database.write() as repo:
-            await repo.save_player(PLAYER, "Seven", NOW)
+            await repo.save_players([(PLAYER, "Seven")], NOW)
             created = await repo.add_game(**game_values(channel=99_999))
             assert created is not None
         both_read = asyncio.Barrier(2)
@@ -110,7 +111,11 @@ async def test_compare_and_set_holds_between_concurrent_postgres_transactions(
                 await both_read.wait()
                 board = ["."] * 9
                 board[cell] = "X"
-                return await repo.update_game(game, ply=1, board="".join(board)) is not None
+                try:
+                    await repo.apply(game, Moved("".join(board), 1, cell, None, NOW))
+                except LostRaceError:
+                    return False
+                return True
 
         assert sorted(await asyncio.gather(writer(0), writer(1))) == [False, True]
     finally:

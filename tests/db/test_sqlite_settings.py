@@ -11,7 +11,7 @@ import pytest
 
 from bot.db import Database, DatabaseUnavailableError
 from bot.db.database import SQLITE_BUSY_TIMEOUT_MS
-from bot.db.migrate import upgrade_to_head
+from bot.db.migrate import head_revision, upgrade_to_head
 
 
 async def test_every_connection_gets_the_pragmas(tmp_path: Path) -> None:
@@ -62,6 +62,22 @@ async def test_a_write_waits_for_another_process_lock_then_goes_through(tmp_path
         await database.close()
 
 
+async def test_a_schema_upgrade_waits_for_another_process_lock_then_goes_through(tmp_path: Path) -> None:
+    """A read transaction cannot wait for the lock as it first writes: so the upgrade takes it first."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.sqlite3'}"
+    other = sqlite3.connect(tmp_path / "fresh.sqlite3", isolation_level=None, timeout=0)
+    other.execute("PRAGMA journal_mode=WAL")
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        upgrading = asyncio.ensure_future(upgrade_to_head(url))
+        done, _ = await asyncio.wait({upgrading}, timeout=0.5)  # without the wait, it fails at once
+        assert not done
+        other.execute("ROLLBACK")
+        assert await upgrading == (None, head_revision())
+    finally:
+        other.close()
+
+
 async def test_a_write_gives_up_after_the_busy_timeout(tmp_path: Path) -> None:
     path = tmp_path / "busy.sqlite3"
     await upgrade_to_head(f"sqlite+aiosqlite:///{path}")
@@ -78,7 +94,7 @@ async def test_a_write_gives_up_after_the_busy_timeout(tmp_path: Path) -> None:
 
 async def _store_player(database: Database, user_id: int, name: str) -> None:
     async with database.write() as repo:
-        await repo.save_player(user_id, name, datetime.now(UTC))
+        await repo.save_players([(user_id, name)], datetime.now(UTC))
 
 
 async def test_writes_take_the_write_lock_up_front_and_reads_do_not(tmp_path: Path) -> None:

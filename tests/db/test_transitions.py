@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.db import Database, Game, LostRaceError
+from bot.db import Database, LostRaceError
+from bot.db.models import Game
 from bot.states import Accepted, Ended, Ending, EndReason, GameResult, GameStatus, Moved
 from tests.db.test_repository import NOW, PLAYER, game_values
 
@@ -19,7 +20,7 @@ DEADLINE = NOW + timedelta(minutes=10)
 async def database(database_url: str) -> AsyncIterator[Database]:
     db = Database(database_url)
     async with db.write() as repo:
-        await repo.save_player(PLAYER, "Seven", NOW)
+        await repo.save_players([(PLAYER, "Seven")], NOW)
     yield db
     await db.close()
 

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.db import Database, DatabaseUnavailableError, GameRecord, LostRaceError, Player, Repository
+from bot.db import Database, DatabaseUnavailableError, GameRecord, LostRaceError, Repository
 from bot.db.live_games import GameCache
+from bot.db.models import Player
 from bot.states import Moved
 from tests.db.test_repository import NOW, PLAYER, game_values
 
@@ -49,7 +50,7 @@ async def in_one_batch(database: Database, *bodies: Body) -> list[Any]:
 
 async def new_games(database: Database, count: int) -> list[GameRecord]:
     async with database.write() as repo:
-        await repo.save_player(PLAYER, "p", NOW)
+        await repo.save_players([(PLAYER, "p")], NOW)
         games = [await repo.add_game(**game_values(channel=next(CHANNELS))) for _ in range(count)]
     return [game for game in games if game is not None]
 
@@ -96,7 +97,7 @@ async def test_writers_that_arrive_together_share_one_commit(database: Database)
 
 async def test_a_writer_returns_only_after_its_commit(database: Database) -> None:
     async with database.write() as repo:
-        await repo.save_player(4242, "committed", NOW)
+        await repo.save_players([(4242, "committed")], NOW)
     async with database.engine.connect() as other:
         names = (await other.execute(select(Player.display_name).where(Player.id == 4242))).scalars().all()
     assert names == ["committed"]

@@ -141,7 +141,8 @@ async def test_postgres_restarting_under_the_bot(
                 assert board(message) == "O.O.X...X" and await moves_of(direct) == 4
             finally:
                 assert await bot.terminate(timeout=30) == 0
-            assert not [line for line in bot.output if "Unexpected error" in line]
+            unexpected = [line for line in bot.output if "Unexpected error" in line]
+            assert not unexpected, "\n".join(bot.output)
             assert proxy.refused > 0
     finally:
         await drop_database(postgres_server, database)
@@ -170,4 +171,5 @@ async def test_sqlite_locked_by_another_writer_past_the_busy_timeout(
     finally:
         other.close()
         assert await bot.terminate(timeout=30) == 0
-    assert not [line for line in bot.output if "Unexpected error" in line]
+    unexpected = [line for line in bot.output if "Unexpected error" in line]
+    assert not unexpected, "\n".join(bot.output)

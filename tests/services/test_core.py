@@ -38,7 +38,7 @@ async def test_a_name_is_cached_only_once_the_write_that_stored_it_committed(
     async def fails_after_writing() -> None:
         second_joined.set()  # the write below joins the first one's batch before it can commit
         async with core.write() as repo:
-            await repo.set_server_language(1, "fr", clock())
+            await repo.update_server_settings(1, {"language": "fr"}, clock())
             raise RefusedError
 
     try:
