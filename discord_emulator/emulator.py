@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import secrets
 import time
@@ -473,6 +474,22 @@ class DiscordEmulator:
                 status=status,
                 params=dict(params or {}),
                 match=match,
+            )
+        )
+
+    def hold_next(
+        self,
+        method: str,
+        route: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        match: Callable[[RestCall], bool] | None = None,
+    ) -> RestFault:
+        """Hold the next matching call until the test sets the rule's ``release``, then answer it
+        normally: a Discord exactly as slow as the test needs, without timing."""
+        return self.faults.add(
+            RestFault(
+                method, route, status=None, release=asyncio.Event(), params=dict(params or {}), match=match
             )
         )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,8 +21,9 @@ class RestFault:
     ``drop`` closes the connection without any answer, before the request has any effect, or with
     ``handled`` after it took effect (the answer is lost: the client cannot know it worked);
     ``delay`` holds the answer (a slow Discord) and then lets the real handler answer when ``status``
-    is None. aiohttp clients retry idempotent methods (GET, PUT, PATCH, DELETE) once on a dropped
-    connection by themselves, so a drop of those is seen by the bot only when it repeats.
+    is None; ``release`` holds it until the test sets that event. aiohttp clients retry idempotent
+    methods (GET, PUT, PATCH, DELETE) once on a dropped connection by themselves, so a drop of those
+    is seen by the bot only when it repeats.
     """
 
     method: str
@@ -36,6 +38,7 @@ class RestFault:
     as a Cloudflare ban and raises instead of retrying."""
     body: Any = None
     delay: float = 0.0
+    release: asyncio.Event | None = None
     drop: bool = False
     handled: bool = False
     params: dict[str, str] = field(default_factory=dict)
@@ -65,7 +68,7 @@ class RestFault:
         if self.drop:
             return "drop after handling" if self.handled else "drop"
         if self.status is None:
-            return f"delay {self.delay}s"
+            return "held" if self.release is not None else f"delay {self.delay}s"
         return f"{self.status}"
 
 

@@ -202,6 +202,8 @@ class RestServer:
         call.fault = fault.describe()
         if fault.delay:
             await asyncio.sleep(fault.delay)
+        if fault.release is not None:
+            await fault.release.wait()
         if fault.drop and not fault.handled:
             if request.transport is not None:
                 request.transport.abort()

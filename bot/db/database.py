@@ -93,9 +93,20 @@ async def _outages_as_unavailable() -> AsyncIterator[None]:
     except (OperationalError, InterfaceError, PoolTimeout, OSError, TimeoutError) as error:
         raise DatabaseUnavailableError(error.__class__.__name__) from error
     except DBAPIError as error:
-        if not error.connection_invalidated:
+        if not (error.connection_invalidated or _connection_exception(error)):
             raise
         raise DatabaseUnavailableError("connection lost") from error
+
+
+def _connection_exception(error: DBAPIError) -> bool:
+    """Whether the driver reported SQLSTATE class 08, a connection exception.
+
+    A server that goes away while a connection is being opened (asyncpg: "connection was closed
+    in the middle of operation") leaves SQLAlchemy no connection to mark as invalidated, so the
+    error says so only through its SQLSTATE.
+    """
+    sqlstate = getattr(error.orig, "sqlstate", None)
+    return isinstance(sqlstate, str) and sqlstate.startswith("08")
 
 
 class Database:

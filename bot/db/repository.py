@@ -145,16 +145,18 @@ class Repository(ArenaQueries):
             await self._connection.execute(sql.MOVES.insert(), moves)
         return True
 
-    async def set_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
-        """Remember where the game's board message is (no version bump); False when there is no such game."""
+    async def set_message(self, game_id: int, channel_id: int, message_id: int) -> int | None:
+        """Remember where the game's board message is (no version bump): the game's version, or None
+        when there is no such game."""
         values = {"_id": game_id, "message_channel_id": channel_id, "message_id": message_id}
-        if not await self._rows(sql.SET_MESSAGE, values):
-            return False
+        rows = await self._rows(sql.SET_MESSAGE, values)
+        if not rows:
+            return None
         self._write_conn()
         known = self._known(game_id)
         if known is not None:
             self._keep(known.but(message_channel_id=channel_id, message_id=message_id))
-        return True
+        return int(rows[0]["version"])
 
     async def last_game_created_by(self, user_id: int) -> GameRecord | None:
         """The newest game (or challenge) ``user_id`` started."""

@@ -43,7 +43,7 @@ SET_MESSAGE: Update = (
     update(GAMES)
     .where(GAMES.c.id == bindparam("_id"))
     .values(message_channel_id=bindparam("message_channel_id"), message_id=bindparam("message_id"))
-    .returning(GAMES.c.id)
+    .returning(GAMES.c.version)
 )
 GAMES_BETWEEN_SINCE: Select[Any] = (
     select(func.count())

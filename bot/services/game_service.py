@@ -243,9 +243,10 @@ class GameService:
         """A game by id; with ``place``, only if it belongs to that channel."""
         return await self._queries.game(game_id, place)
 
-    async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
-        """Remember which message shows the game's board, to edit it later (timeouts, restarts)."""
-        await self._queries.set_message(game_id, channel_id, message_id)
+    async def set_message(self, game_id: int, channel_id: int, message_id: int) -> int:
+        """Remember which message shows the game's board, to edit it later (timeouts, restarts): the
+        game's version, which tells whether it changed since the board was drawn."""
+        return await self._queries.set_message(game_id, channel_id, message_id)
 
     async def hint(self, place: Place, user: Actor, game_id: int | None = None) -> HintView:
         """The engine's verdict on every empty cell, for the player on turn."""

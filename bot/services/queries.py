@@ -62,11 +62,13 @@ class Queries:
                 return await core.view(repo, await core.game_here(repo, place, game_id))
             return await core.view(repo, await core.game_by_id(repo, game_id))
 
-    async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
-        """Record the message that shows game ``game_id``."""
+    async def set_message(self, game_id: int, channel_id: int, message_id: int) -> int:
+        """Record the message that shows game ``game_id``: the game's version."""
         async with self._core.write() as repo:
-            if not await repo.set_message(game_id, channel_id, message_id):
-                raise refusals.UnknownGame()
+            version = await repo.set_message(game_id, channel_id, message_id)
+        if version is None:
+            raise refusals.UnknownGame()
+        return version
 
     async def hint(self, place: Place, user: Actor, game_id: int | None) -> HintView:
         """The engine's verdict on every free cell of the game here, for a player on turn."""

@@ -127,8 +127,8 @@ async def test_set_message_does_not_change_the_version(database: Database) -> No
         game = await repo.add_game(**game_values())
         assert game is not None
     async with database.write() as repo:
-        assert await repo.set_message(game.id, 5, 6)
-        assert not await repo.set_message(game.id + 100, 5, 6)
+        assert await repo.set_message(game.id, 5, 6) == game.version
+        assert await repo.set_message(game.id + 100, 5, 6) is None
     async with database.read() as repo:
         stored = await repo.game(game.id)
         assert stored is not None and (stored.message_channel_id, stored.message_id, stored.version) == (

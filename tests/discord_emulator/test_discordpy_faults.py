@@ -58,6 +58,19 @@ async def test_rate_limited_callback_is_retried_after_retry_after(arena: Arena) 
     assert rule.used_up
 
 
+async def test_a_held_callback_takes_effect_only_when_the_test_releases_it(arena: Arena) -> None:
+    emu = arena.emu
+    rule = emu.hold_next("POST", CALLBACK)
+    it = await emu.slash(arena.channel, arena.alice, "ttt mod")
+    await emu.wait_for(lambda: rule.hits)
+    (call,) = emu.calls("POST", CALLBACK)
+    assert call.status is None and it.callback is None, "held: not answered, no effect yet"
+    assert rule.release is not None
+    rule.release.set()
+    assert (await it.wait_response()).content == "manage_messages=False"
+    assert call.status == 200 and rule.used_up
+
+
 async def test_server_error_on_edit_is_retried(arena: Arena) -> None:
     emu = arena.emu
     emu.fail_next("PATCH", CHANNEL_MESSAGE, status=500)

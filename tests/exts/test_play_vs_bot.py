@@ -36,6 +36,7 @@ def bot_settings() -> dict[str, str]:
     return {"ENGINE_BUDGET_MS": "3000"}
 
 
+CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 SUB_COMMAND = 1
 SUB_COMMAND_GROUP = 2
 
@@ -486,3 +487,24 @@ async def test_an_embed_board_posted_before_components_v2_turns_into_one_at_its_
     assert current.buttons == [] and emu.spec_violations == []
     await click_cell(table, old, free_cells(old)[0], "alice")
     assert board(old).count("X") == 2
+
+
+async def test_a_resignation_made_before_the_board_is_posted_shows_on_the_board(
+    emu: DiscordEmulator, bot: BotUnderTest
+) -> None:
+    """The board's message is stored only once Discord has posted it; a change made in between
+    cannot edit it, so the board, once posted, is brought up to date."""
+    table = Table.create(emu, "alice")
+    held = emu.hold_next("POST", CALLBACK)
+    try:
+        start = await table.slash("alice", "ttt start")
+        await emu.wait_for(lambda: held.hits, timeout=15, description="the board's answer, held")
+        assert held.hits[0].params["webhook_id"] == str(start.id)
+        resigned = await private_answer(await table.slash("alice", "ttt resign"))
+        assert "resigned" in resigned.lower()
+    finally:
+        assert held.release is not None
+        held.release.set()
+    message = await answer(start)
+    await emu.wait_for(lambda: "resigned" in message.text, timeout=15, description="the board shows it")
+    assert all(button.disabled for button in cells(message))

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from bot.exts.games.arena_rounds import ArenaPublisher
 from bot.exts.games.messages import BoardPublisher
-from bot.services import GameService, utc_now
+from bot.services import GameService, Unavailable, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +77,12 @@ class DeadlineSweeper:
             try:
                 await self.sweep_once()
                 delay = await self._delay()
+            except Unavailable as error:
+                log.warning(
+                    "The deadline sweep could not reach the database (trying again in %.1f s): %s",
+                    delay,
+                    error,
+                )
             except Exception:
                 log.exception("The deadline sweep failed; trying again in %.1f s", delay)
             if self._stopping:

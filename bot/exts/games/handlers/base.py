@@ -162,14 +162,13 @@ class GamesCogBase(commands.Cog):
         message_id = await answer(interaction, await self.publisher.compose(game, interaction))
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        await self.service.set_message(game.id, game.channel_id, message_id)
+        version = await self.service.set_message(game.id, game.channel_id, message_id)
         self.sweeper.poke(game.deadline)
-        if not game.interactions_only:
+        if version != game.version and not game.interactions_only:
             # A change made before the board's id was stored (a /ttt resign sent at once) could
             # not be shown on it: show the game as it now stands.
             current = await self.service.game(game.id, place_of(interaction))
-            if current.version != game.version:
-                await self.publisher.redraw(game.channel_id, message_id, current)
+            await self.publisher.redraw(game.channel_id, message_id, current)
         old = board_ref(game)
         if old is not None:
             await self.publisher.retire(game, old, MessageRef(game.channel_id, message_id))
